@@ -1,0 +1,219 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { contactForm, fill, toasts } from "~/content";
+import { button } from "~/styles/button.css";
+import { visuallyHidden } from "~/styles/utilities.css";
+import { preloadSupabase, sendEnquiry, type PublicEnv } from "~/utils/send-enquiry.client";
+import {
+  CONTACT_FIELDS,
+  FIELD_LIMITS,
+  FORM_META_FIELDS,
+  firstInvalidField,
+  hasRequiredFields,
+  type ContactField,
+  type ContactMessage,
+  type FieldErrors,
+} from "../../supabase/functions/_shared/contact-message.ts";
+import * as styles from "./ContactForm.css";
+import { showToast } from "./Toasts";
+
+/** What the no-JavaScript path (the route action) tells the form after a post. */
+export type FormOutcome =
+  | { status: "ok" }
+  | { status: "missing"; values: ContactMessage }
+  | { status: "invalid"; values: ContactMessage; fieldErrors: FieldErrors }
+  | { status: "failed"; values: ContactMessage };
+
+type Props = {
+  studioEmail: string;
+  publicEnv: PublicEnv;
+  idempotencyKey: string;
+  renderedAt: number;
+  outcome?: FormOutcome;
+};
+
+const EMPTY: ContactMessage = { name: "", email: "", projectTitle: "", projectDetails: "" };
+
+function newKey() {
+  return crypto.randomUUID();
+}
+
+export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt, outcome }: Props) {
+  const id = useId();
+  const fieldId = (field: ContactField) => `${id}-${field}`;
+  const errorId = (field: ContactField) => `${id}-${field}-error`;
+
+  const [values, setValues] = useState<ContactMessage>(outcome && "values" in outcome ? outcome.values : EMPTY);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>(outcome?.status === "invalid" ? outcome.fieldErrors : {});
+  const [sending, setSending] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
+  // One key per distinct message: a retry of the same values reuses it (the function stores it
+  // once), edited values after a failure get a new one, and a success renews it.
+  const attempt = useRef({ key: idempotencyKey, values: "" });
+  const mountedAt = useRef(0);
+  useEffect(() => {
+    mountedAt.current = Date.now();
+  }, []);
+
+  const focusField = (field: ContactField | undefined) => {
+    if (field) formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(fieldId(field))}`)?.focus();
+  };
+
+  // Without JavaScript the action's field errors arrive with the page: put focus on the first one.
+  useEffect(() => {
+    if (outcome?.status === "invalid") focusField(firstInvalidField(outcome.fieldErrors));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const failureText = (
+    <>
+      {fill(toasts.failure.text, { email: "" })}
+      <a href={`mailto:${studioEmail}`}>{studioEmail}</a>
+    </>
+  );
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (sending) return; // a second click while sending does nothing
+    const form = new FormData(event.currentTarget);
+    if (!hasRequiredFields(values)) {
+      showToast("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
+      return;
+    }
+    const message = Object.fromEntries(CONTACT_FIELDS.map((f) => [f, values[f].trim()])) as ContactMessage;
+    const snapshot = JSON.stringify(message);
+    if (attempt.current.values && attempt.current.values !== snapshot) attempt.current.key = newKey();
+    attempt.current.values = snapshot;
+
+    setSending(true);
+    const result = await sendEnquiry(publicEnv, message, {
+      idempotencyKey: attempt.current.key,
+      fillMs: Date.now() - mountedAt.current,
+      trap: String(form.get(FORM_META_FIELDS.trap) ?? ""),
+    });
+    setSending(false);
+    // The disabled button lost focus; give it back so keyboard users stay in the form.
+    if (document.activeElement === document.body) submitRef.current?.focus();
+
+    if (result.status === "ok") {
+      setValues(EMPTY);
+      setFieldErrors({});
+      attempt.current = { key: newKey(), values: "" };
+      showToast("success", toasts.success.title, toasts.success.text, toasts.success.text);
+      return;
+    }
+    if (result.status === "invalid") {
+      setFieldErrors(result.fieldErrors);
+      focusField(firstInvalidField(result.fieldErrors));
+    } else {
+      console.error("Error sending contact message:", result.error);
+    }
+    showToast("destructive", toasts.failure.title, failureText, fill(toasts.failure.text, { email: studioEmail }));
+  };
+
+  const update = (field: ContactField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (fieldErrors[field]) setFieldErrors(({ [field]: _, ...rest }) => rest);
+  };
+
+  const field = (name: ContactField, kind: "input" | "textarea" = "input") => {
+    const error = fieldErrors[name];
+    const required = name !== "projectDetails";
+    const common = {
+      id: fieldId(name),
+      name,
+      value: values[name],
+      onChange: (e: { target: { value: string } }) => update(name, e.target.value),
+      readOnly: sending,
+      required,
+      maxLength: FIELD_LIMITS[name],
+      placeholder: contactForm.placeholders[name],
+      "aria-invalid": error ? true : undefined,
+      "aria-describedby": error ? errorId(name) : undefined,
+      className: styles.control,
+    };
+    return (
+      <div className={styles.field}>
+        <label htmlFor={fieldId(name)} className={styles.label}>
+          {contactForm.labels[name]}
+          {required ? null : <span className={styles.optional}> {contactForm.optional}</span>}
+        </label>
+        {kind === "textarea" ? (
+          <textarea {...common} rows={5} />
+        ) : (
+          <input {...common} type={name === "email" ? "email" : "text"} autoComplete={autoComplete[name]} />
+        )}
+        {error ? (
+          <p id={errorId(name)} className={styles.error}>
+            {error}
+          </p>
+        ) : null}
+      </div>
+    );
+  };
+
+  return (
+    <form
+      ref={formRef}
+      method="post"
+      action="/?index#contact"
+      className={styles.form}
+      onSubmit={onSubmit}
+      onFocus={() => void preloadSupabase(publicEnv).catch(() => undefined)}
+      aria-busy={sending}
+    >
+      {outcome ? <NoScriptOutcome outcome={outcome} studioEmail={studioEmail} /> : null}
+      <input type="hidden" name={FORM_META_FIELDS.idempotencyKey} value={idempotencyKey} />
+      <input type="hidden" name={FORM_META_FIELDS.renderedAt} value={renderedAt} />
+      {/* Honeypot: hidden from people and assistive technology, filled in by naive bots. */}
+      <div className={visuallyHidden} aria-hidden="true">
+        <label htmlFor={`${id}-trap`}>Leave this field empty</label>
+        <input id={`${id}-trap`} type="text" name={FORM_META_FIELDS.trap} tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <div className={styles.row}>
+        {field("name")}
+        {field("email")}
+      </div>
+      {field("projectTitle")}
+      {field("projectDetails", "textarea")}
+      <button ref={submitRef} type="submit" className={`${button.primary} ${styles.submit}`} disabled={sending}>
+        {sending ? contactForm.sending : contactForm.submit}
+      </button>
+    </form>
+  );
+}
+
+const autoComplete: Record<ContactField, string> = {
+  name: "name",
+  email: "email",
+  projectTitle: "off",
+  projectDetails: "off",
+};
+
+/** The outcome of a post made without JavaScript, in the spec's words, where toasts cannot appear. */
+function NoScriptOutcome({ outcome, studioEmail }: { outcome: FormOutcome; studioEmail: string }) {
+  if (outcome.status === "ok") {
+    return (
+      <div className={styles.notice.success} role="status">
+        <p className={styles.noticeTitle}>{toasts.success.title}</p>
+        <p>{toasts.success.text}</p>
+      </div>
+    );
+  }
+  const missing = outcome.status === "missing";
+  return (
+    <div className={styles.notice.destructive} role="alert">
+      <p className={styles.noticeTitle}>{missing ? toasts.missingFields.title : toasts.failure.title}</p>
+      <p>
+        {missing ? (
+          toasts.missingFields.text
+        ) : (
+          <>
+            {fill(toasts.failure.text, { email: "" })}
+            <a href={`mailto:${studioEmail}`}>{studioEmail}</a>
+          </>
+        )}
+      </p>
+    </div>
+  );
+}

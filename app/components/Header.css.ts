@@ -1,0 +1,103 @@
+import { style } from "@vanilla-extract/css";
+import { vars } from "~/styles/theme.css";
+
+const wide = "screen and (min-width: 56rem)";
+
+export const header = style({
+  position: "fixed",
+  insetInline: 0,
+  top: 0,
+  zIndex: 10,
+  height: vars.size.header,
+  background: vars.color.overlay,
+  backdropFilter: "blur(12px)",
+  borderBottom: `1px solid ${vars.color.border}`,
+});
+
+export const inner = style({
+  display: "flex",
+  alignItems: "center",
+  justifyContent: "space-between",
+  gap: vars.space.medium,
+  height: "100%",
+});
+
+export const logo = style({
+  display: "inline-flex",
+  alignItems: "center",
+  gap: vars.space.small,
+  minHeight: vars.size.touchTarget,
+  color: vars.color.text,
+  fontFamily: vars.font.display,
+  fontWeight: 800,
+  fontSize: vars.fontSize.large,
+  textDecoration: "none",
+  whiteSpace: "nowrap",
+  selectors: { "&:hover": { color: vars.color.text } },
+});
+
+export const logoMark = style({ color: vars.color.accent, flexShrink: 0 });
+
+export const actions = style({ display: "flex", alignItems: "center", gap: vars.space.small });
+
+export const desktopNav = style({
+  display: "none",
+  "@media": { [wide]: { display: "block" } },
+});
+
+export const navList = style({
+  display: "flex",
+  gap: vars.space.xsmall,
+  listStyle: "none",
+  padding: 0,
+});
+
+export const navLink = style({
+  display: "inline-flex",
+  alignItems: "center",
+  minHeight: vars.size.touchTarget,
+  paddingInline: vars.space.medium,
+  color: vars.color.textMuted,
+  fontWeight: 600,
+  textDecoration: "none",
+  borderRadius: vars.radius.pill,
+  selectors: { "&:hover": { color: vars.color.text, background: vars.color.surfaceRaised } },
+});
+
+/** A native <details> disclosure: works without JavaScript and is announced as expandable. */
+export const menu = style({
+  position: "relative",
+  "@media": { [wide]: { display: "none" } },
+});
+
+export const menuButton = style({
+  display: "inline-flex",
+  alignItems: "center",
+  justifyContent: "center",
+  width: vars.size.touchTarget,
+  height: vars.size.touchTarget,
+  borderRadius: vars.radius.pill,
+  border: `1px solid ${vars.color.border}`,
+  cursor: "pointer",
+  listStyle: "none",
+  selectors: { "&::-webkit-details-marker": { display: "none" } },
+});
+
+export const menuPanel = style({
+  position: "absolute",
+  right: 0,
+  top: `calc(100% + ${vars.space.small})`,
+  minWidth: "12rem",
+  padding: vars.space.small,
+  background: vars.color.surfaceRaised,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.medium,
+  boxShadow: vars.shadow.raised,
+});
+
+export const menuList = style({ listStyle: "none", padding: 0, display: "grid" });
+
+export const bookNow = style({
+  paddingInline: vars.space.medium,
+  "@media": { [wide]: { paddingInline: vars.space.large } },
+});

@@ -1,0 +1,75 @@
+import { cssBundleHref } from "@remix-run/css-bundle";
+import type { LinksFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { errorScreen } from "./content";
+import { config } from "./studio.server";
+import "./styles/global.css";
+import { ErrorScreen } from "./components/ErrorScreen";
+import { ToastViewport } from "./components/Toasts";
+import { ANNOUNCER_ID } from "./utils/announce";
+import { useNonce } from "./utils/nonce";
+import { visuallyHidden } from "./styles/utilities.css";
+
+export const links: LinksFunction = () => [
+  ...(cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []),
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: "/favicon-32.png", type: "image/png", sizes: "32x32" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "manifest", href: "/site.webmanifest" },
+];
+
+export async function loader() {
+  const { studio, publicEnv } = config();
+  return json({ studio, publicEnv });
+}
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f0e13" />
+        <Meta />
+        <Links />
+      </head>
+      <body id="top">
+        {children}
+        {/* Present from the first byte, so screen readers hear what is written into it later. */}
+        <div id={ANNOUNCER_ID} className={visuallyHidden} role="status" aria-live="polite" aria-atomic="true" />
+        <ToastViewport />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** The router's fallback screen (spec point 2): the status of a route error, or the thrown message. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const detail = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`.trim()
+    : error instanceof Error
+      ? error.message
+      : String(error);
+  return <ErrorScreen title={errorScreen.title} detail={detail} />;
+}

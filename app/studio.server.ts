@@ -1,0 +1,83 @@
+/**
+ * Runtime configuration of the site, read and validated once per process. Everything here can be
+ * changed with environment variables without rebuilding; defaults are placeholders for local use.
+ * Listed with their meaning in README.md and .env.example.
+ */
+
+export type StudioConfig = {
+  name: string;
+  email: string;
+  address: { street: string; locality: string; region: string; postalCode: string; country: string };
+  socialUrl: string;
+  socialLabel: string;
+  siteUrl: string;
+};
+
+export type PublicEnv = {
+  /** Where supabase-js sends the enquiry: `${supabaseUrl}/functions/v1/send-contact-email`. */
+  supabaseUrl: string;
+  /** The public anon or publishable key. Never the service-role key. */
+  supabaseAnonKey: string;
+};
+
+export type Config = { studio: StudioConfig; publicEnv: PublicEnv };
+
+function read(env: NodeJS.ProcessEnv, key: string, fallback: string): string {
+  const value = env[key]?.trim();
+  return value ? value : fallback;
+}
+
+function url(env: NodeJS.ProcessEnv, key: string, fallback: string): string {
+  const value = read(env, key, fallback).replace(/\/+$/, "");
+  const parsed = URL.canParse(value) ? new URL(value) : null;
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) {
+    throw new Error(`${key} must be an http(s) URL, got "${value}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const email = read(env, "STUDIO_EMAIL", "bookings@studio.example");
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new Error(`STUDIO_EMAIL is not an e-mail address: "${email}"`);
+  const anonKey = read(env, "SUPABASE_ANON_KEY", "local-anon-key");
+  if (/service_role|sb_secret_/.test(anonKey) || jwtRole(anonKey) === "service_role") {
+    throw new Error("SUPABASE_ANON_KEY holds a secret key; use the public anon or publishable key");
+  }
+  return {
+    studio: {
+      name: read(env, "STUDIO_NAME", "Lakeshore Sound Studio"),
+      email,
+      address: {
+        street: read(env, "STUDIO_STREET", "123 Example Street"),
+        locality: "Etobicoke",
+        region: "Ontario",
+        postalCode: read(env, "STUDIO_POSTAL_CODE", "M8V 0A0"),
+        country: "CA",
+      },
+      socialUrl: url(env, "STUDIO_SOCIAL_URL", "https://www.instagram.com/"),
+      socialLabel: read(env, "STUDIO_SOCIAL_LABEL", "Instagram"),
+      siteUrl: url(env, "SITE_URL", "http://localhost:3000"),
+    },
+    publicEnv: {
+      supabaseUrl: url(env, "SUPABASE_URL", "http://127.0.0.1:54321"),
+      supabaseAnonKey: anonKey,
+    },
+  };
+}
+
+function jwtRole(token: string): string | undefined {
+  const payload = token.split(".")[1];
+  if (!payload) return undefined;
+  try {
+    return JSON.parse(Buffer.from(payload, "base64url").toString("utf8")).role;
+  } catch {
+    return undefined;
+  }
+}
+
+let cached: Config | undefined;
+/** The process's configuration; throws at first use if the environment is invalid. */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}

@@ -1,0 +1,46 @@
+import { globalStyle } from "@vanilla-extract/css";
+import { vars } from "./theme.css";
+
+globalStyle("*, *::before, *::after", { boxSizing: "border-box" });
+
+globalStyle("html", {
+  colorScheme: "dark",
+  scrollBehavior: "smooth",
+  // Anchored headings land below the fixed header, with a little air.
+  scrollPaddingTop: `calc(${vars.size.header} + ${vars.space.medium})`,
+  WebkitTextSizeAdjust: "100%",
+  "@media": { "(prefers-reduced-motion: reduce)": { scrollBehavior: "auto" } },
+});
+
+globalStyle("body", {
+  margin: 0,
+  background: vars.color.background,
+  color: vars.color.text,
+  fontFamily: vars.font.body,
+  fontSize: vars.fontSize.body,
+  lineHeight: 1.6,
+  WebkitFontSmoothing: "antialiased",
+});
+
+globalStyle("h1, h2, h3, p, ul, dl, dd", { margin: 0 });
+globalStyle("h1, h2, h3", { fontFamily: vars.font.display, lineHeight: 1.15, letterSpacing: "-0.01em" });
+globalStyle("img", { display: "block", maxWidth: "100%", height: "auto" });
+globalStyle("a", { color: vars.color.accent, textUnderlineOffset: "0.2em" });
+globalStyle("a:hover", { color: vars.color.accentHover });
+
+globalStyle(":focus-visible", {
+  outline: `3px solid ${vars.color.focus}`,
+  outlineOffset: "3px",
+  borderRadius: vars.radius.small,
+});
+
+globalStyle("button, input, textarea, select", { font: "inherit", color: "inherit" });
+
+globalStyle("*", {
+  "@media": {
+    "(prefers-reduced-motion: reduce)": {
+      animationDuration: "0.01ms !important",
+      transitionDuration: "0.01ms !important",
+    },
+  },
+});

@@ -1,0 +1,130 @@
+/**
+ * The one contract for a contact message, shared by the browser form, the Remix action and the
+ * Deno function. Dependency-free on purpose: the app imports this file by relative path and Deno
+ * imports it as-is, so there is exactly one definition of the fields, their limits and the parser.
+ */
+
+export const CONTACT_FIELDS = ["name", "email", "projectTitle", "projectDetails"] as const;
+export type ContactField = (typeof CONTACT_FIELDS)[number];
+
+/** What the browser sends (spec point 7): all text, only projectDetails optional. */
+export type ContactMessage = {
+  name: string;
+  email: string;
+  projectTitle: string;
+  projectDetails: string;
+};
+
+/** Limits in characters (after trimming). 254 is the longest address SMTP can carry (RFC 5321). */
+export const FIELD_LIMITS: Readonly<Record<ContactField, number>> = {
+  name: 100,
+  email: 254,
+  projectTitle: 200,
+  projectDetails: 5000,
+};
+
+/** A request body larger than this is refused with 413 before it is parsed. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+export const REQUIRED_FIELDS = ["name", "email", "projectTitle"] as const satisfies readonly ContactField[];
+const SINGLE_LINE_FIELDS: readonly ContactField[] = ["name", "email", "projectTitle"];
+
+/**
+ * Everything that is not the message itself travels in headers, so the JSON body stays exactly
+ * the spec's four fields. See docs/decisions/004-enquiry-headers.md.
+ */
+export const ENQUIRY_HEADERS = {
+  /** A UUID per submission attempt; the same key twice stores and mails once. */
+  idempotencyKey: "idempotency-key",
+  /** Milliseconds between the form appearing and its submission (bot check). */
+  fillMs: "x-form-fill-ms",
+  /** The value of the hidden honeypot field; people leave it empty. */
+  trap: "x-form-trap",
+} as const;
+
+/** Names of the hidden form fields the no-JS path posts (the browser path sends headers instead). */
+export const FORM_META_FIELDS = {
+  idempotencyKey: "idempotencyKey",
+  renderedAt: "renderedAt",
+  trap: "website",
+} as const;
+
+export type FieldErrors = Partial<Record<ContactField, string>>;
+
+/** The typed answer of send-contact-email, carried as JSON in every response body. */
+export type EnquiryResult =
+  | { status: "ok"; id: string }
+  | { status: "invalid"; fieldErrors: FieldErrors; message: string }
+  | { status: "rate-limited"; retryAfterSeconds: number; message: string }
+  | { status: "error"; message: string };
+
+export type ParseResult =
+  | { ok: true; message: ContactMessage }
+  | { ok: false; fieldErrors: FieldErrors };
+
+const LABELS: Record<ContactField, string> = {
+  name: "Name",
+  email: "Email",
+  projectTitle: "Project title",
+  projectDetails: "Project details",
+};
+
+// Deliberately simple: one @, no spaces or control characters, a dot in the domain. The real
+// check is the confirmation mail reaching the visitor; stricter patterns reject valid addresses.
+const EMAIL_PATTERN = /^[^\s@<>()\[\],;:"\\]+@[^\s@<>()\[\],;:"\\]+\.[^\s@<>()\[\],;:"\\]+$/;
+// C0 controls other than tab/CR/LF, DEL and C1 controls have no business in any field.
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const LINE_BREAKS = /[\r\n\u2028\u2029]/;
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value.trim() : "";
+}
+
+/** The spec's "second check" before sending: the required fields, trimmed, are all present. */
+export function hasRequiredFields(values: Partial<Record<ContactField, unknown>>): boolean {
+  return REQUIRED_FIELDS.every((field) => text(values[field]) !== "");
+}
+
+/** Validates unknown input into a ContactMessage; unknown fields are ignored. */
+export function parseContactMessage(input: unknown): ParseResult {
+  const source = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
+  const fieldErrors: FieldErrors = {};
+  const message = {} as ContactMessage;
+
+  for (const field of CONTACT_FIELDS) {
+    const raw = source[field];
+    if (raw !== undefined && raw !== null && typeof raw !== "string") {
+      fieldErrors[field] = `${LABELS[field]} must be text.`;
+      continue;
+    }
+    const value = text(raw);
+    message[field] = value;
+    if (value === "") {
+      if ((REQUIRED_FIELDS as readonly string[]).includes(field)) {
+        fieldErrors[field] = `${LABELS[field]} is required.`;
+      }
+      continue;
+    }
+    if (value.length > FIELD_LIMITS[field]) {
+      fieldErrors[field] = `${LABELS[field]} must be ${FIELD_LIMITS[field]} characters or fewer.`;
+    } else if (SINGLE_LINE_FIELDS.includes(field) && LINE_BREAKS.test(value)) {
+      fieldErrors[field] = `${LABELS[field]} must be a single line.`;
+    } else if (CONTROL_CHARS.test(value)) {
+      fieldErrors[field] = `${LABELS[field]} contains characters that are not allowed.`;
+    } else if (field === "email" && !EMAIL_PATTERN.test(value)) {
+      fieldErrors.email = "Enter a valid email address, like name@example.com.";
+    }
+  }
+
+  return Object.keys(fieldErrors).length > 0 ? { ok: false, fieldErrors } : { ok: true, message };
+}
+
+/** The first field (in form order) that has an error, for moving focus to it. */
+export function firstInvalidField(fieldErrors: FieldErrors): ContactField | undefined {
+  return CONTACT_FIELDS.find((field) => fieldErrors[field]);
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isIdempotencyKey(value: unknown): value is string {
+  return typeof value === "string" && UUID_PATTERN.test(value);
+}

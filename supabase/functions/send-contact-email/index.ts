@@ -1,0 +1,20 @@
+// send-contact-email: stores a booking enquiry in Postgres, then mails the studio and the visitor.
+// Wiring only; the behaviour is in handler.ts. Environment: see config.ts and README.md.
+import { loadConfig } from "./config.ts";
+import { createHandler } from "./handler.ts";
+import { createMailer } from "./mailer.ts";
+import { createStore } from "./store.ts";
+
+const config = loadConfig(Deno.env);
+const store = createStore(config.databaseUrl);
+const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
+
+Deno.serve(createHandler({ config, store, mailer }));
+
+/* To try it locally (`npm run stack` serves it on port 54321):
+
+  curl -i http://127.0.0.1:54321/functions/v1/send-contact-email \
+    -H 'Content-Type: application/json' \
+    -H "Idempotency-Key: $(uuidgen)" -H 'X-Form-Fill-Ms: 5000' \
+    -d '{"name":"Ada","email":"ada@example.com","projectTitle":"Demo EP","projectDetails":"3 songs"}'
+*/
