@@ -43,9 +43,17 @@ function setup(env: Record<string, string> = {}) {
   const store = createStore(config.databaseUrl, { connectTimeoutSeconds: 2 });
   const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
   const lines: Record<string, unknown>[] = [];
-  const handle = createHandler({ config, store, mailer, log: (line) => lines.push(line) });
+  const background: Promise<unknown>[] = [];
+  const handler = createHandler({ config, store, mailer, log: (line) => lines.push(line), waitUntil: (w) => background.push(w) });
+  /** Answers the request, then waits for its background work (the mails), as the runtime would. */
+  const handle = async (request: Request) => {
+    const response = await handler(request);
+    await Promise.all(background.splice(0));
+    return response;
+  };
   return {
     handle,
+    handler,
     lines,
     async [Symbol.asyncDispose]() {
       await store.close();
@@ -114,6 +122,7 @@ Deno.test("answers over real HTTP with Deno.serve, as supabase-js calls it", asy
   assert.equal(response.status, 200);
   assert.equal((await response.json()).status, "ok");
   assert.equal((await rowsAbout(t)).length, 1);
+  assert.equal((await mailsAbout(t)).length, 2);
 });
 
 const badInputs: [string, (t: string) => Request, number][] = [
@@ -328,6 +337,23 @@ Deno.test("as role anon, reading or writing enquiries is refused", async () => {
   }
   const [rls] = await db`select bool_and(relrowsecurity) as on from pg_class where relname in ('contact_enquiries', 'contact_deliveries', 'contact_rate_limits')`;
   assert.equal(rls!.on, true);
+});
+
+Deno.test("answers before the mails are sent, and sends them afterwards", async () => {
+  await using fn = setup();
+  const t = token();
+  const background: Promise<unknown>[] = [];
+  const config = loadConfig(new Map([["SUPABASE_DB_URL", DATABASE_URL], ["SMTP_PORT", SMTP_PORT]]));
+  const store = createStore(DATABASE_URL);
+  const mailer = createMailer(config.mail, config.mailFrom, 2000);
+  const handler = createHandler({ config, store, mailer, log() {}, waitUntil: (w) => background.push(w) });
+  const response = await handler(enquiry(valid(t), { origin: "" }));
+  assert.equal(response.status, 200);
+  assert.equal(background.length, 1, "the mails are background work");
+  await Promise.all(background);
+  assert.equal((await mailsAbout(t)).length, 2);
+  await store.close();
+  await mailer.close();
 });
 
 Deno.test("logs one structured line per request without personal data", async () => {

@@ -20,6 +20,11 @@ export type Deps = {
   config: Config;
   store: Store;
   mailer: Mailer;
+  /**
+   * Keeps work going after the response is sent: `EdgeRuntime.waitUntil` on Supabase. Mail goes
+   * out this way, so the visitor's answer never waits on the mail provider.
+   */
+  waitUntil?: (work: Promise<unknown>) => void;
   now?: () => number;
   log?: (line: Record<string, unknown>) => void;
 };
@@ -44,7 +49,7 @@ const MESSAGES = {
   unauthorized: "Unauthorized.",
 } as const;
 
-export function createHandler({ config, store, mailer, now = Date.now, log = defaultLog }: Deps) {
+export function createHandler({ config, store, mailer, waitUntil = (work) => void work, now = Date.now, log = defaultLog }: Deps) {
   async function deliver(enquiryId: string | null, limit: number) {
     const claimed = await store.claim(enquiryId, limit, config.maxAttempts);
     const results = await Promise.all(
@@ -123,14 +128,14 @@ export function createHandler({ config, store, mailer, now = Date.now, log = def
     line.enquiry = stored.enquiryId;
     line.duplicate = stored.outcome === "duplicate";
     if (stored.outcome === "stored") {
-      // The enquiry is safe: a mail failure leaves the delivery pending for redelivery, and the
-      // visitor still gets their success.
-      try {
-        const { failed } = await deliver(stored.enquiryId, 2);
-        if (failed > 0) line.mailPending = failed;
-      } catch (error) {
-        line.mailError = errorText(error);
-      }
+      // The enquiry is safe: the mails go out after the answer. A failure leaves the delivery
+      // pending (with its attempt count and error) for the scheduled redelivery.
+      const enquiryId = stored.enquiryId;
+      waitUntil(
+        deliver(enquiryId, 2)
+          .then(({ failed }) => failed > 0 && log({ fn: "send-contact-email", event: "mail-pending", enquiry: enquiryId, failed }))
+          .catch((error) => log({ fn: "send-contact-email", event: "mail-error", enquiry: enquiryId, error: errorText(error) })),
+      );
     }
     return reply(200, { status: "ok", id: stored.enquiryId });
   }

@@ -9,7 +9,12 @@ const config = loadConfig(Deno.env);
 const store = createStore(config.databaseUrl);
 const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
 
-Deno.serve(createHandler({ config, store, mailer }));
+// Supabase's edge runtime keeps a request's background work alive through EdgeRuntime.waitUntil;
+// plain Deno (local serving) keeps running anyway.
+declare const EdgeRuntime: { waitUntil(work: Promise<unknown>): void } | undefined;
+const waitUntil = typeof EdgeRuntime !== "undefined" ? (work: Promise<unknown>) => EdgeRuntime.waitUntil(work) : undefined;
+
+Deno.serve(createHandler({ config, store, mailer, waitUntil }));
 
 /* To try it locally (`npm run stack` serves it on port 54321):
 
