@@ -19,6 +19,6 @@ export const cardDescription = style({ color: vars.color.textMuted, marginBottom
 
 export const facts = style({ display: "grid", gap: vars.space.medium });
 export const factTerm = style({ fontSize: vars.fontSize.small, color: vars.color.textMuted, fontWeight: 600 });
-export const factValue = style({ overflowWrap: "anywhere" });
+export const factValue = style({ overflowWrap: "anywhere", fontStyle: "normal" });
 export const strong = style({ fontWeight: 700, fontSize: vars.fontSize.large });
 export const muted = style({ color: vars.color.textMuted });

@@ -1,7 +1,7 @@
 import { style } from "@vanilla-extract/css";
 import { vars } from "~/styles/theme.css";
 
-export const list = style({ display: "grid", gap: vars.space.small, maxWidth: "48rem" });
+export const list = style({ display: "grid", gap: vars.space.small, maxWidth: "48rem", marginTop: vars.space.large });
 
 export const item = style({
   background: vars.color.surface,

@@ -33,12 +33,18 @@ export const logo = style({
   fontSize: vars.fontSize.large,
   textDecoration: "none",
   whiteSpace: "nowrap",
+  // A long studio name gives way to the buttons on narrow phones.
+  minWidth: 0,
+  overflow: "hidden",
+  textOverflow: "ellipsis",
   selectors: { "&:hover": { color: vars.color.text } },
 });
 
+export const logoText = style({ overflow: "hidden", textOverflow: "ellipsis" });
+
 export const logoMark = style({ color: vars.color.accent, flexShrink: 0 });
 
-export const actions = style({ display: "flex", alignItems: "center", gap: vars.space.small });
+export const actions = style({ display: "flex", alignItems: "center", gap: vars.space.small, flexShrink: 0 });
 
 export const desktopNav = style({
   display: "none",

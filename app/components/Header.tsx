@@ -24,7 +24,7 @@ export function Header({ studioName }: { studioName: string }) {
       <div className={`${container} ${styles.inner}`}>
         <a className={styles.logo} href="#top">
           <LogoMark className={styles.logoMark} />
-          {studioName}
+          <span className={styles.logoText}>{studioName}</span>
         </a>
         <nav className={styles.desktopNav} aria-label="Main">
           <ul className={styles.navList}>{links()}</ul>

@@ -11,6 +11,7 @@ const base = style({
   borderRadius: vars.radius.pill,
   border: "2px solid transparent",
   fontWeight: 700,
+  whiteSpace: "nowrap",
   textDecoration: "none",
   cursor: "pointer",
   transition: "background-color 150ms ease, color 150ms ease, transform 150ms ease",

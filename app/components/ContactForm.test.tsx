@@ -1,0 +1,54 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import { Toaster } from "react-hot-toast";
+import { describe, expect, it, vi } from "vitest";
+import { ContactForm } from "./ContactForm";
+
+vi.mock("~/utils/send-enquiry.client", () => ({
+  preloadSupabase: vi.fn(() => Promise.resolve()),
+  sendEnquiry: vi.fn(() => Promise.resolve({ status: "ok" })),
+}));
+const { sendEnquiry } = await import("~/utils/send-enquiry.client");
+
+const props = {
+  studioEmail: "studio@example.com",
+  publicEnv: { supabaseUrl: "http://127.0.0.1:1", supabaseAnonKey: "k" },
+  idempotencyKey: "0b7c1f38-3f7e-4b43-9a43-2f0a8f1c2d3e",
+  renderedAt: 0,
+};
+
+describe("ContactForm", () => {
+  it("labels every field and marks the required ones", () => {
+    render(<ContactForm {...props} />);
+    expect(screen.getByLabelText("Name")).toBeRequired();
+    expect(screen.getByLabelText("Email")).toHaveAttribute("type", "email");
+    expect(screen.getByLabelText("Project Title")).toBeRequired();
+    expect(screen.getByLabelText(/Project Details/)).not.toBeRequired();
+  });
+
+  it("shows the spec's toast and makes no call when a required field is blank", async () => {
+    render(<><ContactForm {...props} /><Toaster /></>);
+    fireEvent.change(screen.getByLabelText("Name"), { target: { value: "   " } });
+    fireEvent.submit(screen.getByRole("button", { name: "Send Message" }).closest("form")!);
+    expect(await screen.findByText("Please fill in all required fields")).toBeInTheDocument();
+    expect(screen.getByText("Name, email, and project title are required.")).toBeInTheDocument();
+    expect(sendEnquiry).not.toHaveBeenCalled();
+  });
+
+  it("renders a no-JavaScript failure with the values kept and the studio e-mail as a link", () => {
+    const values = { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "notes" };
+    render(<ContactForm {...props} outcome={{ status: "failed", values }} />);
+    expect(screen.getByRole("alert")).toHaveTextContent("Something went wrong");
+    expect(screen.getByRole("link", { name: "studio@example.com" })).toHaveAttribute("href", "mailto:studio@example.com");
+    expect(screen.getByLabelText("Name")).toHaveValue("Ada");
+    expect(screen.getByLabelText(/Project Details/)).toHaveValue("notes");
+  });
+
+  it("ties a returned field error to its field", () => {
+    const values = { name: "Ada", email: "bad", projectTitle: "EP", projectDetails: "" };
+    render(<ContactForm {...props} outcome={{ status: "invalid", values, fieldErrors: { email: "Enter a valid email address." } }} />);
+    const email = screen.getByLabelText("Email");
+    expect(email).toHaveAttribute("aria-invalid", "true");
+    expect(email).toHaveAccessibleDescription("Enter a valid email address.");
+    expect(email).toHaveFocus();
+  });
+});

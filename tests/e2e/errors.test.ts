@@ -1,0 +1,54 @@
+import AxeBuilder from "@axe-core/playwright";
+import { errorScreen, notFound } from "../../app/content";
+import { expect, takeConsoleErrors, test } from "./fixtures";
+
+test.describe("not-found page", () => {
+  test("answers 404 with the spec's texts, logs the path and links home", async ({ page, consoleErrors }) => {
+    const response = await page.goto("/no/such/page?x=1");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByText(notFound.code, { exact: true })).toBeVisible();
+    await expect(page.getByRole("heading", { name: notFound.title })).toBeVisible();
+    const logged = await takeConsoleErrors(consoleErrors, /non-existent route/);
+    expect(logged.some((line) => line.includes("/no/such/page"))).toBe(true);
+    // Chromium reports the 404 document itself as a failed resource.
+    consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !/status of 404/.test(e)));
+    await page.getByRole("link", { name: notFound.link }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  });
+
+  test("has no WCAG 2.2 AA violations (axe)", async ({ page }) => {
+    await page.goto("/missing");
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    expect(results.violations.map((v) => v.id)).toEqual([]);
+  });
+});
+
+test.describe("router error screen", () => {
+  test("shows the status of a route error response", async ({ page }) => {
+    // A form post to a route without an action is refused by the router itself: 405.
+    await page.goto("/");
+    await page.evaluate(() => {
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = "/not-a-page";
+      document.body.append(form);
+      form.submit();
+    });
+    await expect(page.getByRole("heading", { name: errorScreen.title })).toBeVisible();
+    await expect(page.getByText("405 Method Not Allowed")).toBeVisible();
+  });
+
+  test("shows the message of a thrown error", async ({ page, consoleErrors }) => {
+    await page.goto("/missing");
+    await page.waitForFunction(() => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized);
+    // The next client navigation's data request fails on the server with an error.
+    await page.route(/_data=/, (route) =>
+      route.fulfill({ status: 500, headers: { "X-Remix-Error": "yes", "Content-Type": "application/json" }, body: JSON.stringify({ message: "Studio database unreachable" }) }),
+    );
+    await page.getByRole("link", { name: notFound.link }).click();
+    await expect(page.getByRole("heading", { name: errorScreen.title })).toBeVisible();
+    await expect(page.getByText("Studio database unreachable")).toBeVisible();
+    consoleErrors.length = 0;
+  });
+});

@@ -1,0 +1,182 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import {
+  contactSection,
+  equipment,
+  equipmentSection,
+  faq,
+  faqSection,
+  gallery,
+  hero,
+  navigation,
+  packages,
+  services,
+} from "../../app/content";
+import { expect, hydrated, test } from "./fixtures";
+
+const isMobile = (page: Page) => (page.viewportSize()?.width ?? 0) < 800;
+
+/** The visible navigation: the header links on desktop, the folded menu on phones. */
+async function openNavigation(page: Page) {
+  if (isMobile(page)) {
+    await page.getByLabel("Menu").click();
+    return page.locator("header details nav");
+  }
+  return page.locator("header nav").first();
+}
+
+test.describe("home page", () => {
+  test("shows every text of the spec", async ({ page, consoleErrors }) => {
+    await page.goto("/");
+    await hydrated(page);
+    const nav = await openNavigation(page);
+    for (const item of navigation) await expect(nav.getByRole("link", { name: item.label, exact: true })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("banner").getByRole("link", { name: "Book Now" })).toBeVisible();
+
+    const heroSection = page.locator("section").first();
+    await expect(heroSection).toContainText(hero.tagline);
+    await expect(heroSection.getByRole("link", { name: hero.cta })).toBeVisible();
+
+    const servicesSection = page.locator("#services");
+    for (const service of services) {
+      const card = servicesSection.getByRole("listitem").filter({ has: page.getByRole("heading", { name: service.title, exact: true }) });
+      await expect(card).toBeVisible();
+      await expect(card).toContainText(service.price);
+      for (const feature of service.features) await expect(card.getByText(feature, { exact: true })).toBeVisible();
+    }
+    for (const pkg of packages) {
+      const card = servicesSection.getByRole("listitem").filter({ has: page.getByRole("heading", { name: pkg.title }) });
+      await expect(card).toContainText(pkg.price);
+      await expect(card).toContainText(pkg.savings);
+      await expect(card).toContainText(pkg.description);
+    }
+
+    const equipmentSectionEl = page.locator("#equipment");
+    for (const group of equipment) {
+      await expect(equipmentSectionEl.getByRole("heading", { name: group.category })).toBeVisible();
+      for (const item of group.items) await expect(equipmentSectionEl.getByText(item, { exact: true })).toBeVisible();
+    }
+    await expect(equipmentSectionEl.getByText(equipmentSection.badge)).toBeVisible();
+
+    for (const photo of gallery) {
+      const img = page.getByRole("img", { name: photo.alt });
+      await img.scrollIntoViewIfNeeded();
+      await expect(img).toBeVisible();
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    }
+
+    const contact = page.locator("#contact");
+    await expect(contact.getByRole("heading", { name: contactSection.heading })).toBeVisible();
+    await expect(contact.getByText(contactSection.subtitle)).toBeVisible();
+    await expect(contact.getByRole("heading", { name: contactSection.formCard.title })).toBeVisible();
+    await expect(contact.getByText(contactSection.formCard.description)).toBeVisible();
+    await expect(contact.getByRole("heading", { name: contactSection.touchCard.title })).toBeVisible();
+    await expect(contact.getByRole("link", { name: "bookings@e2e.example" })).toHaveAttribute("href", "mailto:bookings@e2e.example");
+    await expect(contact.locator("address")).toContainText("Etobicoke, Ontario");
+    const social = contact.getByRole("link", { name: /opens in a new tab/ });
+    await expect(social).toHaveAttribute("target", "_blank");
+    await expect(social).toHaveAttribute("rel", /noopener/);
+    await expect(contact.getByRole("heading", { name: contactSection.hoursCard.title })).toBeVisible();
+    await expect(contact.getByText(contactSection.hoursCard.hours)).toBeVisible();
+    await expect(contact.getByText(contactSection.hoursCard.note)).toBeVisible();
+
+    const faqEl = page.locator("#faq");
+    await expect(faqEl.getByRole("heading", { name: faqSection.heading })).toBeVisible();
+    for (const item of faq) await expect(faqEl.getByRole("button", { name: item.question })).toBeVisible();
+    void consoleErrors;
+  });
+
+  test("places the contact section before the FAQ", async ({ page }) => {
+    await page.goto("/");
+    const ids = await page.locator("main > section[id]").evaluateAll((els) => els.map((el) => el.id));
+    expect(ids).toEqual(["services", "equipment", "contact", "faq"]);
+  });
+
+  for (const item of [...navigation, { label: "Book Now", href: "#contact" }, { label: hero.cta, href: "#contact" }]) {
+    test(`"${item.label}" brings its section's heading into view below the fixed header`, async ({ page, consoleErrors }) => {
+      await page.goto("/");
+      await hydrated(page);
+      const link =
+        item.label === hero.cta
+          ? page.getByRole("main").getByRole("link", { name: hero.cta })
+          : item.label === "Book Now"
+            ? page.getByRole("banner").getByRole("link", { name: "Book Now" })
+            : (await openNavigation(page)).getByRole("link", { name: item.label, exact: true });
+      await link.click();
+      const heading = page.locator(`${item.href} h2`).first();
+      const headerBottom = await page.getByRole("banner").evaluate((el) => el.getBoundingClientRect().bottom);
+      await expect
+        .poll(async () => {
+          const box = await heading.evaluate((el) => el.getBoundingClientRect().toJSON());
+          return box.top >= headerBottom - 1 && box.bottom <= (page.viewportSize()?.height ?? 0);
+        })
+        .toBe(true);
+      expect(page.url()).toContain(item.href);
+      if (isMobile(page) && navigation.some((n) => n.label === item.label)) {
+        await expect(page.locator("header details")).not.toHaveAttribute("open");
+      }
+      void consoleErrors;
+    });
+  }
+
+  test("FAQ: one item open at a time, the open one closes again, all by keyboard too", async ({ page, consoleErrors }) => {
+    await page.goto("/");
+    await hydrated(page);
+    const faqEl = page.locator("#faq");
+    const trigger = (i: number) => faqEl.getByRole("button", { name: faq[i]!.question });
+    const answer = (i: number) => faqEl.getByText(faq[i]!.answer);
+    const openCount = () => faqEl.locator("button[aria-expanded=true]").count();
+
+    expect(await openCount()).toBe(0);
+    await trigger(0).click();
+    await expect(answer(0)).toBeVisible();
+    await expect(trigger(0)).toHaveAttribute("aria-expanded", "true");
+    await trigger(1).click();
+    await expect(answer(1)).toBeVisible();
+    await expect(answer(0)).toBeHidden();
+    expect(await openCount()).toBe(1);
+    await trigger(1).click();
+    await expect(answer(1)).toBeHidden();
+    expect(await openCount()).toBe(0);
+
+    // Keyboard: Enter and Space toggle, arrows move between questions.
+    await trigger(2).focus();
+    await page.keyboard.press("Enter");
+    await expect(answer(2)).toBeVisible();
+    await page.keyboard.press("ArrowDown");
+    await expect(trigger(3)).toBeFocused();
+    await page.keyboard.press("Space");
+    await expect(answer(3)).toBeVisible();
+    await expect(answer(2)).toBeHidden();
+    await page.keyboard.press("Enter");
+    await expect(answer(3)).toBeHidden();
+    void consoleErrors;
+  });
+
+  test("has no WCAG 2.2 AA violations (axe)", async ({ page, consoleErrors }) => {
+    await page.goto("/");
+    await hydrated(page);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`)).toEqual([]);
+    // With an FAQ answer and the phone menu open, too.
+    await page.locator("#faq").getByRole("button").first().click();
+    if (isMobile(page)) await page.getByLabel("Menu").click();
+    const open = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    expect(open.violations.map((v) => v.id)).toEqual([]);
+    void consoleErrors;
+  });
+
+  test("keeps a screenshot of the whole page", async ({ page, consoleErrors }, testInfo) => {
+    await page.goto("/");
+    await hydrated(page);
+    // Load every lazy photo before the full-page shot.
+    for (const img of await page.getByRole("img").all()) await img.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const width = page.viewportSize()!.width;
+    await page.screenshot({ path: `artifacts/screenshots/home-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `artifacts/screenshots/home-${width}-first-view.png` });
+    testInfo.annotations.push({ type: "screenshot", description: `artifacts/screenshots/home-${width}.png` });
+    void consoleErrors;
+  });
+});

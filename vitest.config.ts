@@ -1,0 +1,16 @@
+import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin";
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  // Without the plugin, importing a *.css.ts file fails ("Styles were unable to be assigned to a file").
+  plugins: [vanillaExtractPlugin()],
+  resolve: { alias: { "~": path.resolve(__dirname, "app") } },
+  test: {
+    globals: true,
+    environment: "happy-dom",
+    include: ["app/**/*.test.{ts,tsx}", "supabase/functions/_shared/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}"],
+    setupFiles: ["tests/setup-unit.ts"],
+    restoreMocks: true,
+  },
+});
