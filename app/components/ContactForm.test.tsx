@@ -1,5 +1,5 @@
 import { fireEvent, render, screen } from "@testing-library/react";
-import { Toaster } from "react-hot-toast";
+import { ToastViewport } from "./Toasts";
 import { describe, expect, it, vi } from "vitest";
 import { ContactForm } from "./ContactForm";
 
@@ -26,7 +26,7 @@ describe("ContactForm", () => {
   });
 
   it("shows the spec's toast and makes no call when a required field is blank", async () => {
-    render(<><ContactForm {...props} /><Toaster /></>);
+    render(<><ContactForm {...props} /><ToastViewport /></>);
     fireEvent.change(screen.getByLabelText("Name"), { target: { value: "   " } });
     fireEvent.submit(screen.getByRole("button", { name: "Send Message" }).closest("form")!);
     expect(await screen.findByText("Please fill in all required fields")).toBeInTheDocument();

@@ -45,6 +45,8 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
   const [values, setValues] = useState<ContactMessage>(outcome && "values" in outcome ? outcome.values : EMPTY);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>(outcome?.status === "invalid" ? outcome.fieldErrors : {});
   const [sending, setSending] = useState(false);
+  // State lags a render behind: a double click's second submit must see the first at once.
+  const inFlight = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
   // One key per distinct message: a retry of the same values reuses it (the function stores it
@@ -74,10 +76,10 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (sending) return; // a second click while sending does nothing
+    if (inFlight.current) return; // a second click while sending does nothing
     const form = new FormData(event.currentTarget);
     if (!hasRequiredFields(values)) {
-      showToast("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
+      void showToast("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
       return;
     }
     const message = Object.fromEntries(CONTACT_FIELDS.map((f) => [f, values[f].trim()])) as ContactMessage;
@@ -85,12 +87,14 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
     if (attempt.current.values && attempt.current.values !== snapshot) attempt.current.key = newKey();
     attempt.current.values = snapshot;
 
+    inFlight.current = true;
     setSending(true);
     const result = await sendEnquiry(publicEnv, message, {
       idempotencyKey: attempt.current.key,
       fillMs: Date.now() - mountedAt.current,
       trap: String(form.get(FORM_META_FIELDS.trap) ?? ""),
     });
+    inFlight.current = false;
     setSending(false);
     // The disabled button lost focus; give it back so keyboard users stay in the form.
     if (document.activeElement === document.body) submitRef.current?.focus();
@@ -99,7 +103,7 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
       setValues(EMPTY);
       setFieldErrors({});
       attempt.current = { key: newKey(), values: "" };
-      showToast("success", toasts.success.title, toasts.success.text, toasts.success.text);
+      void showToast("success", toasts.success.title, toasts.success.text, toasts.success.text);
       return;
     }
     if (result.status === "invalid") {
@@ -108,7 +112,7 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
     } else {
       console.error("Error sending contact message:", result.error);
     }
-    showToast("destructive", toasts.failure.title, failureText, fill(toasts.failure.text, { email: studioEmail }));
+    void showToast("destructive", toasts.failure.title, failureText, fill(toasts.failure.text, { email: studioEmail }));
   };
 
   const update = (field: ContactField, value: string) => {

@@ -1,32 +1,38 @@
-import toast, { Toaster } from "react-hot-toast";
-import { toasts as texts } from "~/content";
+/**
+ * Toasts, loaded on demand: react-hot-toast is not needed until the first message, so it stays out
+ * of the first view's JavaScript. The message is spoken at once through the page's live region.
+ */
+import { lazy, Suspense, useSyncExternalStore, type ReactNode } from "react";
 import { announce } from "~/utils/announce";
-import * as styles from "./Toasts.css";
 
-type Tone = "success" | "destructive";
+export type Tone = "success" | "destructive";
 
-// Our own live region speaks each toast (see announce.ts); the toast's own is silenced so nothing is read twice.
-const silent = { role: "status", "aria-live": "off" } as const;
+const loadRack = () => import("./ToastRack");
+const ToastRack = lazy(loadRack);
 
-export function showToast(tone: Tone, title: string, text: React.ReactNode, plainText: string) {
+let wanted = false;
+const listeners = new Set<() => void>();
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+
+/** Shows a toast; `plainText` is what screen readers hear after the title. */
+export async function showToast(tone: Tone, title: string, text: ReactNode, plainText: string) {
   announce(`${title} ${plainText}`);
-  return toast.custom(
-    (t) => (
-      <div className={styles.toast[tone]} data-tone={tone}>
-        <div>
-          <p className={styles.title}>{title}</p>
-          <p>{text}</p>
-        </div>
-        <button type="button" className={styles.dismiss} onClick={() => toast.dismiss(t.id)} aria-label={texts.dismiss}>
-          ×
-        </button>
-      </div>
-    ),
-    // Errors stay until dismissed (WCAG 2.2.1); a success fades after 8 s.
-    { duration: tone === "destructive" ? Infinity : 8000, ariaProps: silent },
-  );
+  if (!wanted) {
+    wanted = true;
+    listeners.forEach((listener) => listener());
+  }
+  const { show } = await loadRack();
+  show(tone, title, text);
 }
 
 export function ToastViewport() {
-  return <Toaster position="top-center" containerClassName={styles.container} />;
+  const mounted = useSyncExternalStore(subscribe, () => wanted, () => false);
+  return mounted ? (
+    <Suspense fallback={null}>
+      <ToastRack />
+    </Suspense>
+  ) : null;
 }

@@ -1,12 +1,23 @@
 // Starting the function (Deno) and the site (remix-serve) as child processes with their env.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import net from "node:net";
 import { waitForPort } from "./ports.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
 
-function start(name, command, args, { env, port, quiet }) {
+function portInUse(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function start(name, command, args, { env, port, quiet }) {
+  // Otherwise the readiness check would mistake another program for this one.
+  if (await portInUse(port)) throw new Error(`${name}: port ${port} is already in use`);
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   const output = [];
   const collect = (chunk) => {
@@ -38,7 +49,7 @@ function start(name, command, args, { env, port, quiet }) {
 
 /** send-contact-email under Deno at http://127.0.0.1:<port>/functions/v1/send-contact-email. */
 export async function startFunction({ port, env, quiet = true }) {
-  const proc = start("function", bin("deno"), [
+  const proc = await start("function", bin("deno"), [
     "run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys",
     "--config", "supabase/functions/deno.json",
     "supabase/functions/send-contact-email/index.ts",
@@ -49,7 +60,7 @@ export async function startFunction({ port, env, quiet = true }) {
 
 /** The production build served by remix-serve. */
 export async function startSite({ port, env, quiet = true }) {
-  const proc = start("site", bin("remix-serve"), ["build/index.js"], {
+  const proc = await start("site", bin("remix-serve"), ["build/index.js"], {
     env: { NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     port,
     quiet,

@@ -73,6 +73,7 @@ const LABELS: Record<ContactField, string> = {
 // check is the confirmation mail reaching the visitor; stricter patterns reject valid addresses.
 const EMAIL_PATTERN = /^[^\s@<>()\[\],;:"\\]+@[^\s@<>()\[\],;:"\\]+\.[^\s@<>()\[\],;:"\\]+$/;
 // C0 controls other than tab/CR/LF, DEL and C1 controls have no business in any field.
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 const LINE_BREAKS = /[\r\n\u2028\u2029]/;
 

@@ -67,8 +67,9 @@ function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: st
         headers: { "X-Delivery-Key": key },
       });
     },
-    async close() {
+    close() {
       transport.close();
+      return Promise.resolve();
     },
   };
 }

@@ -1,0 +1,18 @@
+// @vitest-environment node
+// Rendered as the server renders it (no DOM), where Radix behaves as it does in production.
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { faq } from "~/content";
+import { Faq } from "./Faq";
+
+const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/'/g, "&#x27;");
+
+describe("FAQ on the server", () => {
+  it("holds all twelve answers in the HTML, so the page reads without JavaScript", () => {
+    const html = renderToString(<Faq />);
+    for (const item of faq) {
+      expect(html).toContain(escape(item.question));
+      expect(html).toContain(escape(item.answer));
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import { render, screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { equipment, gallery, navigation, packages, services } from "~/content";
+import { Contact } from "./Contact";
+import { Equipment } from "./Equipment";
+import { Faq } from "./Faq";
+import { Footer } from "./Footer";
+import { Gallery } from "./Gallery";
+import { Header } from "./Header";
+import { Services } from "./Services";
+
+const studio = {
+  name: "Test Studio",
+  email: "hi@test.example",
+  address: { street: "1 Main St", locality: "Etobicoke", region: "Ontario", postalCode: "M8V 0A0", country: "CA" },
+  socialUrl: "https://social.example/studio",
+  socialLabel: "Instagram",
+  siteUrl: "https://test.example",
+};
+
+describe("page sections", () => {
+  it("the header links to the four anchors and Book Now to #contact", () => {
+    render(<Header studioName="Test Studio" />);
+    const nav = screen.getAllByRole("navigation", { name: "Main" })[0]!;
+    expect(within(nav).getAllByRole("link").map((a) => a.getAttribute("href"))).toEqual(navigation.map((n) => n.href));
+    expect(screen.getByRole("link", { name: "Book Now" })).toHaveAttribute("href", "#contact");
+  });
+
+  it("services render every card with its price", () => {
+    render(<Services />);
+    for (const s of services) expect(screen.getByRole("heading", { name: s.title })).toBeInTheDocument();
+    for (const p of [...services, ...packages]) expect(screen.getByText(p.price)).toBeInTheDocument();
+  });
+
+  it("equipment renders the groups and the badge", () => {
+    render(<Equipment />);
+    for (const g of equipment) expect(screen.getByRole("heading", { name: g.category })).toBeInTheDocument();
+    expect(screen.getByText("Always upgrading our gear")).toBeInTheDocument();
+  });
+
+  it("the gallery gives each photo its alt, size and lazy loading, in AVIF and WebP", () => {
+    const { container } = render(<Gallery />);
+    const images = screen.getAllByRole("img");
+    expect(images.map((img) => img.getAttribute("alt"))).toEqual(gallery.map((g) => g.alt));
+    for (const img of images) {
+      expect(img).toHaveAttribute("loading", "lazy");
+      expect(img).toHaveAttribute("width");
+      expect(img).toHaveAttribute("height");
+    }
+    expect(container.querySelectorAll('source[type="image/avif"]')).toHaveLength(6);
+  });
+
+  it("once mounted, the FAQ is an accordion with all twelve items closed", () => {
+    render(<Faq />);
+    const triggers = screen.getAllByRole("button");
+    expect(triggers).toHaveLength(12);
+    for (const trigger of triggers) expect(trigger).toHaveAttribute("aria-expanded", "false");
+  });
+
+  it("the contact section shows the studio's details and opens the social link safely", () => {
+    render(<Contact studio={studio} publicEnv={{ supabaseUrl: "http://x", supabaseAnonKey: "k" }} idempotencyKey="0b7c1f38-3f7e-4b43-9a43-2f0a8f1c2d3e" renderedAt={0} />);
+    expect(screen.getByRole("heading", { name: "Let's Create Together" })).toBeInTheDocument();
+    expect(screen.getByText(/Etobicoke, Ontario/)).toBeInTheDocument();
+    const social = screen.getByRole("link", { name: /Instagram/ });
+    expect(social).toHaveAttribute("target", "_blank");
+    expect(social.getAttribute("rel")).toContain("noopener");
+    expect(screen.getByText("Monday - Sunday: 24 Hours")).toBeInTheDocument();
+  });
+
+  it("the footer names the studio", () => {
+    render(<Footer studioName="Test Studio" email="hi@test.example" />);
+    expect(screen.getByText(/All rights reserved/)).toHaveTextContent("Test Studio");
+  });
+});

@@ -1,0 +1,8 @@
+import { config } from "~/studio.server";
+
+export function loader() {
+  const { siteUrl } = config().studio;
+  return new Response(`User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`, {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}

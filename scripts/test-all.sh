@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `npm test`: the whole suite, in the order that fails fastest. Installs what is missing first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+export NO_COLOR=1
+
+step "Types (app) and Deno check + lint (function)"
+npx tsc --noEmit
+(cd supabase/functions && ../../node_modules/.bin/deno check send-contact-email/index.ts && ../../node_modules/.bin/deno lint)
+
+step "Unit tests (Vitest)"
+npx vitest run
+
+step "Function tests (Deno, real PostgreSQL 15 + SMTP catcher)"
+node scripts/test-function.mjs
+
+step "Production build and byte budgets"
+npm run build --silent
+node scripts/check-budgets.mjs
+
+step "Browser tests (Playwright, Debian Chromium, real local stack)"
+npx playwright test
+
+if [ "${SKIP_CONTAINER:-}" != "1" ] && [ -f scripts/test-container.sh ]; then
+  step "Container image (podman)"
+  bash scripts/test-container.sh
+fi

@@ -1,0 +1,291 @@
+import type { Page } from "@playwright/test";
+import { contactForm, toasts } from "../../app/content";
+import { expect, hydrated, STUDIO_EMAIL, takeConsoleErrors, test, type Stack } from "./fixtures";
+
+let seq = 0;
+const unique = () => `${Date.now().toString(36)}${seq++}`;
+
+async function fill(page: Page, t: string, { details = `Four songs, ${t}` } = {}) {
+  const form = page.locator("#contact form");
+  await form.getByLabel("Name").fill("Ada Lovelace");
+  await form.getByLabel("Email").fill(`ada+${t}@example.com`);
+  await form.getByLabel("Project Title").fill(`Debut EP ${t}`);
+  await form.getByLabel(/Project Details/).fill(details);
+  return form;
+}
+
+const rows = (stack: Stack, t: string) => stack.db`select * from contact_enquiries where project_title = ${`Debut EP ${t}`}`;
+const mailsAbout = async (stack: Stack, t: string) => (await stack.mails()).filter((m) => m.subject.includes(t) || m.text.includes(t));
+
+test.describe("booking form (JavaScript on)", () => {
+  test("sends an enquiry: success toast, cleared form, one row, both mails", async ({ page, stack, consoleErrors }) => {
+    const t = unique();
+    await page.goto("/");
+    await hydrated(page);
+    const form = await fill(page, t);
+    await form.getByRole("button", { name: contactForm.submit }).click();
+
+    const toast = page.locator("[data-tone=success]");
+    await expect(toast).toContainText(toasts.success.title);
+    await expect(toast).toContainText(toasts.success.text);
+    await expect(page.locator("#announcer")).toHaveText(`${toasts.success.title} ${toasts.success.text}`);
+    for (const label of ["Name", "Email", "Project Title", /Project Details/]) await expect(form.getByLabel(label)).toHaveValue("");
+    await expect(form.getByRole("button", { name: contactForm.submit })).toBeEnabled();
+
+    await expect.poll(async () => (await rows(stack, t)).length).toBe(1);
+    const [row] = await rows(stack, t);
+    expect(row).toMatchObject({ name: "Ada Lovelace", email: `ada+${t}@example.com`, project_details: `Four songs, ${t}` });
+    await expect.poll(async () => (await mailsAbout(stack, t)).length).toBe(2);
+    const mails = await mailsAbout(stack, t);
+    const studio = mails.find((m) => m.to === STUDIO_EMAIL)!;
+    expect(studio.replyTo).toBe(`ada+${t}@example.com`);
+    expect(studio.text).toContain(`Four songs, ${t}`);
+    const confirmation = mails.find((m) => m.to === `ada+${t}@example.com`)!;
+    expect(confirmation.text).toContain(`Debut EP ${t}`);
+    void consoleErrors;
+  });
+
+  test("sends exactly the spec's JSON body to the function", async ({ page, consoleErrors }) => {
+    const t = unique();
+    await page.goto("/");
+    await hydrated(page);
+    const form = await fill(page, t);
+    const request = page.waitForRequest((r) => r.url().endsWith("/functions/v1/send-contact-email") && r.method() === "POST");
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    const sent = await request;
+    expect(Object.keys(sent.postDataJSON()).sort()).toEqual(["email", "name", "projectDetails", "projectTitle"]);
+    expect(sent.headers()["idempotency-key"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent.headers()["apikey"]).toBe("e2e-anon-key");
+    await expect(page.locator("[data-tone=success]")).toBeVisible();
+    void consoleErrors;
+  });
+
+  test("does not download supabase-js until the visitor starts on the form", async ({ page, consoleErrors }) => {
+    const scripts: Promise<string>[] = [];
+    page.on("response", (r) => r.request().resourceType() === "script" && scripts.push(r.text()));
+    const isSupabase = (source: string) => source.includes("FunctionsHttpError") && source.includes("GoTrueClient");
+    await page.goto("/");
+    await hydrated(page);
+    const before = scripts.length;
+    expect((await Promise.all(scripts)).some(isSupabase), "supabase-js in the first view").toBe(false);
+    await page.locator("#contact form").getByLabel("Name").focus();
+    await expect.poll(async () => (await Promise.all(scripts.slice(before))).some(isSupabase)).toBe(true);
+    void consoleErrors;
+  });
+
+  test("with a required field blank (browser check bypassed): destructive toast and no request", async ({ page, consoleErrors }) => {
+    await page.goto("/");
+    await hydrated(page);
+    const form = await fill(page, unique());
+    await form.getByLabel("Email").fill("   ");
+    await form.evaluate((el: HTMLFormElement) => (el.noValidate = true));
+    let called = false;
+    page.on("request", (r) => r.url().includes("/functions/v1/") && (called = true));
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    const toast = page.locator("[data-tone=destructive]");
+    await expect(toast).toContainText(toasts.missingFields.title);
+    await expect(toast).toContainText(toasts.missingFields.text);
+    await page.waitForTimeout(300);
+    expect(called).toBe(false);
+    void consoleErrors;
+  });
+
+  test("with the function down: error toast with the studio e-mail, values kept", async ({ page, stack, consoleErrors }) => {
+    const t = unique();
+    await page.goto("/");
+    await hydrated(page);
+    const form = await fill(page, t);
+    await stack.stopFunction();
+    try {
+      await form.getByRole("button", { name: contactForm.submit }).click();
+      const toast = page.locator("[data-tone=destructive]");
+      await expect(toast).toContainText(toasts.failure.title);
+      await expect(toast).toContainText(`Please try again or contact us directly at ${STUDIO_EMAIL}`);
+      await expect(toast.getByRole("link", { name: STUDIO_EMAIL })).toHaveAttribute("href", `mailto:${STUDIO_EMAIL}`);
+      await expect(form.getByLabel("Project Title")).toHaveValue(`Debut EP ${t}`);
+      await expect(form.getByLabel(/Project Details/)).toHaveValue(`Four songs, ${t}`);
+      await expect(form.getByRole("button", { name: contactForm.submit })).toBeEnabled();
+      await takeConsoleErrors(consoleErrors, /Error sending contact message|Failed to fetch|ERR_CONNECTION_REFUSED/);
+      consoleErrors.length = 0;
+    } finally {
+      await stack.startFunction();
+    }
+    // The visitor tries again once the function is back: it goes through, once.
+    await page.locator("[data-tone=destructive]").getByRole("button", { name: toasts.dismiss }).click();
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    await expect(page.locator("[data-tone=success]")).toBeVisible();
+    await expect.poll(async () => (await rows(stack, t)).length).toBe(1);
+  });
+
+  test("on a slow network: the button reads Sending... and is disabled, fields cannot change", async ({ page, stack, consoleErrors }) => {
+    const t = unique();
+    await page.goto("/");
+    await hydrated(page);
+    await page.route("**/functions/v1/send-contact-email", async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    const form = await fill(page, t);
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    const sending = form.getByRole("button", { name: contactForm.sending });
+    await expect(sending).toBeVisible();
+    await expect(sending).toBeDisabled();
+    await expect(form.getByLabel("Name")).not.toBeEditable();
+    await expect(page.locator("[data-tone=success]")).toBeVisible({ timeout: 10_000 });
+    await expect(form.getByRole("button", { name: contactForm.submit })).toBeEnabled();
+    await expect.poll(async () => (await rows(stack, t)).length).toBe(1);
+    void consoleErrors;
+  });
+
+  test("a double click stores one enquiry", async ({ page, stack, consoleErrors }) => {
+    const t = unique();
+    await page.goto("/");
+    await hydrated(page);
+    const form = await fill(page, t);
+    await form.getByRole("button", { name: contactForm.submit }).dblclick();
+    await expect(page.locator("[data-tone=success]").first()).toBeVisible();
+    await page.waitForTimeout(500);
+    expect(await rows(stack, t)).toHaveLength(1);
+    void consoleErrors;
+  });
+
+  test("a retry after a lost answer stores one enquiry", async ({ page, stack, consoleErrors }) => {
+    const t = unique();
+    await page.goto("/");
+    await hydrated(page);
+    // The function stores the enquiry, but the answer never reaches the browser.
+    let first = true;
+    await page.route("**/functions/v1/send-contact-email", async (route) => {
+      if (route.request().method() !== "POST" || !first) return route.continue();
+      first = false;
+      await route.fetch();
+      await route.abort("connectionreset");
+    });
+    const form = await fill(page, t);
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    await expect(page.locator("[data-tone=destructive]")).toBeVisible();
+    await takeConsoleErrors(consoleErrors, /Error sending contact message|ERR_CONNECTION_RESET|Failed to fetch/);
+    consoleErrors.length = 0;
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    await expect(page.locator("[data-tone=success]")).toBeVisible();
+    expect(await rows(stack, t)).toHaveLength(1);
+  });
+
+  test("shows the function's field errors beside their field and focuses the first", async ({ page, consoleErrors }) => {
+    await page.goto("/");
+    await hydrated(page);
+    const form = await fill(page, unique());
+    // The browser accepts this address; the shared contract does not.
+    await form.getByLabel("Email").fill("ada@localhost");
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    const email = form.getByLabel("Email");
+    await expect(email).toHaveAttribute("aria-invalid", "true");
+    await expect(email).toHaveAccessibleDescription(/valid email address/);
+    await expect(email).toBeFocused();
+    await expect(page.locator("[data-tone=destructive]")).toContainText(toasts.failure.title);
+    await takeConsoleErrors(consoleErrors, /422/);
+  });
+
+  test("works by keyboard alone, from Book Now to a sent enquiry", async ({ page, stack, consoleErrors }) => {
+    const t = unique();
+    await page.goto("/");
+    await hydrated(page);
+    // Tab from the top of the page to Book Now.
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.getByRole("banner").getByRole("link", { name: "Book Now" }).evaluate((el) => el === document.activeElement)) break;
+    }
+    await expect(page.getByRole("banner").getByRole("link", { name: "Book Now" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    const form = page.locator("#contact form");
+    for (let i = 0; i < 5 && !(await form.getByLabel("Name").evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press("Tab");
+    }
+    await expect(form.getByLabel("Name")).toBeFocused();
+    await page.keyboard.type("Ada Lovelace");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(`ada+${t}@example.com`);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(`Debut EP ${t}`);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Keyboard only");
+    await page.keyboard.press("Tab");
+    await expect(form.getByRole("button", { name: contactForm.submit })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("[data-tone=success]")).toBeVisible();
+    await expect.poll(async () => (await rows(stack, t)).length).toBe(1);
+    void consoleErrors;
+  });
+});
+
+test.describe("booking form (JavaScript off)", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the page reads completely, FAQ answers included", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByText("The room holds 7 to 8 people, including guests.")).toBeVisible();
+    await expect(page.getByText("We accept e-transfer, PayPal or cash.")).toBeVisible();
+  });
+
+  test("posts to the server: success notice, cleared form, one row, both mails", async ({ page, stack }) => {
+    const t = unique();
+    await page.goto("/");
+    await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
+    const form = await fill(page, t);
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    const notice = page.locator("#contact").getByRole("status");
+    await expect(notice).toContainText(toasts.success.title);
+    await expect(notice).toContainText(toasts.success.text);
+    await expect(page.locator("#contact form").getByLabel("Name")).toHaveValue("");
+    expect(await rows(stack, t)).toHaveLength(1);
+    await expect.poll(async () => (await mailsAbout(stack, t)).length).toBe(2);
+  });
+
+  test("a reload of the posted page does not store a second enquiry", async ({ page, stack }) => {
+    const t = unique();
+    await page.goto("/");
+    await page.waitForTimeout(250);
+    const form = await fill(page, t);
+    const key = await form.locator("input[name=idempotencyKey]").inputValue();
+    // Post the same form twice, as a browser's "resend" would.
+    for (let i = 0; i < 2; i++) {
+      await page.request.post("/?index", {
+        form: { name: "Ada Lovelace", email: `ada+${t}@example.com`, projectTitle: `Debut EP ${t}`, projectDetails: "", idempotencyKey: key, renderedAt: "0", website: "" },
+      });
+    }
+    expect(await rows(stack, t)).toHaveLength(1);
+  });
+
+  test("a blank required field: the spec's message, no enquiry", async ({ page, stack }) => {
+    const t = unique();
+    await page.goto("/");
+    const form = await fill(page, t);
+    await form.getByLabel("Name").fill(" ");
+    await form.evaluate((el: HTMLFormElement) => (el.noValidate = true));
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    const alert = page.locator("#contact").getByRole("alert");
+    await expect(alert).toContainText(toasts.missingFields.title);
+    await expect(alert).toContainText(toasts.missingFields.text);
+    await expect(page.locator("#contact form").getByLabel("Project Title")).toHaveValue(`Debut EP ${t}`);
+    expect(await rows(stack, t)).toHaveLength(0);
+  });
+
+  test("with the function down: the failure notice, values kept", async ({ page, stack }) => {
+    const t = unique();
+    await page.goto("/");
+    await page.waitForTimeout(250);
+    const form = await fill(page, t);
+    await stack.stopFunction();
+    try {
+      await form.getByRole("button", { name: contactForm.submit }).click();
+      const alert = page.locator("#contact").getByRole("alert");
+      await expect(alert).toContainText(toasts.failure.title);
+      await expect(alert).toContainText(`Please try again or contact us directly at ${STUDIO_EMAIL}`);
+      const kept = page.locator("#contact form");
+      await expect(kept.getByLabel("Project Title")).toHaveValue(`Debut EP ${t}`);
+      await expect(kept.getByLabel(/Project Details/)).toHaveValue(`Four songs, ${t}`);
+    } finally {
+      await stack.startFunction();
+    }
+  });
+});

@@ -1,0 +1,117 @@
+import { faq, packages, services } from "../../app/content";
+import { expect, hydrated, test } from "./fixtures";
+
+test.describe("security headers", () => {
+  for (const path of ["/", "/no-such-page"]) {
+    test(`are on the document response of ${path}`, async ({ request, stack }) => {
+      const response = await request.get(path);
+      const h = response.headers();
+      const csp = h["content-security-policy"]!;
+      expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{20,}'/);
+      expect(csp.match(/script-src[^;]*/)![0]).not.toContain("unsafe-inline");
+      expect(csp).toContain(`connect-src 'self' ${new URL(stack.functionUrl).origin}`);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("base-uri 'none'");
+      expect(Number(h["strict-transport-security"]!.match(/max-age=(\d+)/)![1])).toBeGreaterThanOrEqual(31536000);
+      expect(h["x-content-type-options"]).toBe("nosniff");
+      expect(h["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+      expect(h["permissions-policy"]).toContain("camera=()");
+      expect(h["cache-control"]).toBe("private, no-cache");
+    });
+  }
+
+  test("use a fresh nonce per response, and the page's scripts carry it", async ({ request, page }) => {
+    const nonce = (csp: string) => csp.match(/'nonce-([^']+)'/)![1];
+    const [a, b] = await Promise.all([request.get("/"), request.get("/")]);
+    expect(nonce(a.headers()["content-security-policy"]!)).not.toBe(nonce(b.headers()["content-security-policy"]!));
+    const html = await a.text();
+    const inline = [...html.matchAll(/<script(?![^>]*type="application\/ld\+json")([^>]*)>/g)].map((m) => m[1]);
+    expect(inline.length).toBeGreaterThan(0);
+    for (const attrs of inline) expect(attrs).toContain(`nonce="${nonce(a.headers()["content-security-policy"]!)}"`);
+    void page;
+  });
+
+  test("Chromium reports no CSP violation, including while the form sends", async ({ page, consoleErrors }) => {
+    await page.addInitScript(() => {
+      (window as unknown as { violations: string[] }).violations = [];
+      document.addEventListener("securitypolicyviolation", (e) =>
+        (window as unknown as { violations: string[] }).violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
+    });
+    await page.goto("/");
+    await hydrated(page);
+    const form = page.locator("#contact form");
+    await form.getByLabel("Name").fill("Ada");
+    await form.getByLabel("Email").fill("ada@example.com");
+    await form.getByLabel("Project Title").fill(`CSP check ${Date.now()}`);
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(page.locator("[data-tone=success]")).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+    void consoleErrors;
+  });
+
+  test("static build assets are immutable and responses are compressed", async ({ request }) => {
+    const html = await (await request.get("/")).text();
+    const asset = html.match(/href="(\/build\/[^"]+\.css)"/)![1]!;
+    const response = await request.get(asset, { headers: { "accept-encoding": "gzip, br" } });
+    expect(response.headers()["cache-control"]).toContain("immutable");
+    const page = await request.get("/", { headers: { "accept-encoding": "gzip, br" } });
+    expect(page.headers()["content-encoding"]).toMatch(/gzip|br/);
+  });
+});
+
+test.describe("SEO and sharing", () => {
+  test("the head has title, description, canonical, social cards, theme colour, icons and manifest", async ({ page, request, stack }) => {
+    await page.goto("/");
+    await expect(page).toHaveTitle(/E2E Studio/);
+    const meta = (selector: string) => page.locator(selector).getAttribute("content");
+    expect(await meta('meta[name="description"]')).toMatch(/recording, mixing, and mastering/i);
+    expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toBe(`${stack.siteUrl}/`);
+    expect(await meta('meta[property="og:image"]')).toBe(`${stack.siteUrl}/og-image.png`);
+    expect(await meta('meta[name="twitter:card"]')).toBe("summary_large_image");
+    expect(await meta('meta[name="theme-color"]')).toBe("#0f0e13");
+    for (const href of await page.locator('link[rel~="icon"], link[rel="apple-touch-icon"], link[rel="manifest"]').evaluateAll((els) => els.map((el) => el.getAttribute("href")!))) {
+      expect((await request.get(href)).status(), href).toBe(200);
+    }
+    expect((await request.get("/og-image.png")).headers()["content-type"]).toBe("image/png");
+    const manifest = await (await request.get("/site.webmanifest")).json();
+    expect(manifest.icons.length).toBeGreaterThan(0);
+  });
+
+  test("robots.txt and sitemap.xml point at the site; other unknown paths still 404", async ({ request, stack }) => {
+    const robots = await request.get("/robots.txt");
+    expect(robots.status()).toBe(200);
+    expect(await robots.text()).toContain(`Sitemap: ${stack.siteUrl}/sitemap.xml`);
+    const sitemap = await request.get("/sitemap.xml");
+    expect(sitemap.headers()["content-type"]).toContain("xml");
+    expect(await sitemap.text()).toContain(`<loc>${stack.siteUrl}/</loc>`);
+    expect((await request.get("/sitemap.txt")).status()).toBe(404);
+    expect((await request.get("/robots.txt/more")).status()).toBe(404);
+  });
+
+  test("JSON-LD describes the studio and its FAQ, matching the content module", async ({ page }) => {
+    await page.goto("/");
+    const raw = await page.locator('script[type="application/ld+json"]').textContent();
+    const graph = JSON.parse(raw!)["@graph"] as Record<string, unknown>[];
+    const business = graph.find((n) => n["@type"] === "LocalBusiness") as Record<string, any>;
+    expect(business.name).toBe("E2E Studio");
+    expect(business.email).toBe("bookings@e2e.example");
+    expect(business.address.addressLocality).toBe("Etobicoke");
+    expect(business.address.addressRegion).toBe("Ontario");
+    expect(business.openingHoursSpecification.dayOfWeek).toHaveLength(7);
+    expect(business.openingHoursSpecification.opens).toBe("00:00");
+    expect(business.sameAs).toHaveLength(1);
+    expect(business.priceRange).toBe("$30 - $1000");
+    const offers = business.makesOffer as Record<string, any>[];
+    for (const service of services) {
+      const offer = offers.find((o) => o.name === service.title)!;
+      expect(offer.priceCurrency).toBe("CAD");
+      if (service.offer.maxPrice) expect([offer.priceSpecification.minPrice, offer.priceSpecification.maxPrice]).toEqual([150, 250]);
+      else expect(offer.price).toBe(service.offer.minPrice);
+    }
+    for (const pkg of packages) expect(offers.find((o) => o.name === pkg.title)!.price).toBe(pkg.offer.price);
+    const faqPage = graph.find((n) => n["@type"] === "FAQPage") as Record<string, any>;
+    expect(faqPage.mainEntity.map((q: any) => [q.name, q.acceptedAnswer.text])).toEqual(faq.map((f) => [f.question, f.answer]));
+  });
+});
