@@ -71,6 +71,7 @@ if [ -z "${BASE_IMAGE:-}" ]; then
   cp -a "$WORK/npm/package" "$WORK/rootfs/usr/local/lib/node_modules/npm"
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$WORK/rootfs/usr/local/bin/npm"
   chroot "$WORK/rootfs" useradd -u 1000 -m node
+  mkdir -p "$WORK/rootfs/etc/ssl/certs"
   cp /etc/ssl/certs/ca-certificates.crt "$WORK/rootfs/etc/ssl/certs/host-ca.crt"
   tar -C "$WORK/rootfs" -c . | podman import \
     --change 'ENV=PATH=/usr/local/bin:/usr/bin:/bin' \

@@ -14,7 +14,7 @@ import {
   type FieldErrors,
 } from "../../supabase/functions/_shared/contact-message.ts";
 import * as styles from "./ContactForm.css";
-import { showToast } from "./Toasts";
+import { preloadToasts, showToast, type Tone } from "./Toasts";
 
 /** What the no-JavaScript path (the route action) tells the form after a post. */
 export type FormOutcome =
@@ -45,6 +45,12 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
   const [values, setValues] = useState<ContactMessage>(outcome && "values" in outcome ? outcome.values : EMPTY);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>(outcome?.status === "invalid" ? outcome.fieldErrors : {});
   const [sending, setSending] = useState(false);
+  // Where a toast cannot appear (its code failed to load), the message shows in the form instead.
+  const [inline, setInline] = useState<{ tone: Tone; title: string; text: React.ReactNode } | null>(null);
+  const notify = (tone: Tone, title: string, text: React.ReactNode, plainText: string) => {
+    setInline(null);
+    void showToast(tone, title, text, plainText).then((shown) => shown || setInline({ tone, title, text }));
+  };
   // State lags a render behind: a double click's second submit must see the first at once.
   const inFlight = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -79,7 +85,7 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
     if (inFlight.current) return; // a second click while sending does nothing
     const form = new FormData(event.currentTarget);
     if (!hasRequiredFields(values)) {
-      void showToast("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
+      notify("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
       return;
     }
     const message = Object.fromEntries(CONTACT_FIELDS.map((f) => [f, values[f].trim()])) as ContactMessage;
@@ -103,7 +109,7 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
       setValues(EMPTY);
       setFieldErrors({});
       attempt.current = { key: newKey(), values: "" };
-      void showToast("success", toasts.success.title, toasts.success.text, toasts.success.text);
+      notify("success", toasts.success.title, toasts.success.text, toasts.success.text);
       return;
     }
     if (result.status === "invalid") {
@@ -112,7 +118,7 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
     } else {
       console.error("Error sending contact message:", result.error);
     }
-    void showToast("destructive", toasts.failure.title, failureText, fill(toasts.failure.text, { email: studioEmail }));
+    notify("destructive", toasts.failure.title, failureText, fill(toasts.failure.text, { email: studioEmail }));
   };
 
   const update = (field: ContactField, value: string) => {
@@ -163,10 +169,19 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
       action="/?index#contact"
       className={styles.form}
       onSubmit={onSubmit}
-      onFocus={() => void preloadSupabase(publicEnv).catch(() => undefined)}
+      onFocus={() => {
+        preloadToasts();
+        void preloadSupabase(publicEnv).catch(() => undefined);
+      }}
       aria-busy={sending}
     >
       {outcome ? <NoScriptOutcome outcome={outcome} studioEmail={studioEmail} /> : null}
+      {inline ? (
+        <div className={styles.notice[inline.tone]} data-inline-tone={inline.tone}>
+          <p className={styles.noticeTitle}>{inline.title}</p>
+          <p>{inline.text}</p>
+        </div>
+      ) : null}
       <input type="hidden" name={FORM_META_FIELDS.idempotencyKey} value={idempotencyKey} />
       <input type="hidden" name={FORM_META_FIELDS.renderedAt} value={renderedAt} />
       {/* Honeypot: hidden from people and assistive technology, filled in by naive bots. */}

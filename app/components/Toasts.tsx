@@ -8,7 +8,8 @@ import { announce } from "~/utils/announce";
 export type Tone = "success" | "destructive";
 
 const loadRack = () => import("./ToastRack");
-const ToastRack = lazy(loadRack);
+// A failed download must not take the page down with it: render nothing, showToast reports false.
+const ToastRack = lazy(() => loadRack().catch(() => ({ default: () => null })));
 
 let wanted = false;
 const listeners = new Set<() => void>();
@@ -17,15 +18,28 @@ const subscribe = (listener: () => void) => {
   return () => void listeners.delete(listener);
 };
 
-/** Shows a toast; `plainText` is what screen readers hear after the title. */
-export async function showToast(tone: Tone, title: string, text: ReactNode, plainText: string) {
+/** Starts loading the toast code early (the form does this on first focus, with supabase-js). */
+export function preloadToasts() {
+  loadRack().catch(() => undefined);
+}
+
+/**
+ * Shows a toast; `plainText` is what screen readers hear after the title. Resolves false when the
+ * toast code could not be loaded (the network just failed), so the caller can show it inline.
+ */
+export async function showToast(tone: Tone, title: string, text: ReactNode, plainText: string): Promise<boolean> {
   announce(`${title} ${plainText}`);
   if (!wanted) {
     wanted = true;
     listeners.forEach((listener) => listener());
   }
-  const { show } = await loadRack();
-  show(tone, title, text);
+  try {
+    const { show } = await loadRack();
+    show(tone, title, text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function ToastViewport() {

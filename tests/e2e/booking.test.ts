@@ -289,3 +289,23 @@ test.describe("booking form (JavaScript off)", () => {
     }
   });
 });
+
+test.describe("booking form when the toast code cannot load", () => {
+  test("the outcome shows inside the form instead", async ({ page, stack, consoleErrors }) => {
+    await page.route("**/build/_shared/ToastRack-*.js", (route) => route.abort("internetdisconnected"));
+    await page.goto("/");
+    await hydrated(page);
+    const form = await fill(page, unique());
+    await stack.stopFunction();
+    try {
+      await form.getByRole("button", { name: contactForm.submit }).click();
+      const notice = page.locator("[data-inline-tone=destructive]");
+      await expect(notice).toContainText(toasts.failure.title);
+      await expect(notice).toContainText(`Please try again or contact us directly at ${STUDIO_EMAIL}`);
+      await expect(page.locator("#announcer")).toContainText(toasts.failure.title);
+      consoleErrors.length = 0;
+    } finally {
+      await stack.startFunction();
+    }
+  });
+});
