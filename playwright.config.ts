@@ -1,18 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 
-// Debian's Chromium (Playwright cannot download its own here). Flags: see ../shared toolchain notes;
-// the background-networking ones stop Chromium calling out to a network this machine does not have.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./scripts/lib/chromium.mjs";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -27,7 +15,7 @@ export default defineConfig({
   outputDir: "artifacts/test-results",
   use: {
     trace: "retain-on-failure",
-    launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
     { name: "mobile", use: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 }, browserName: "chromium" } },

@@ -73,12 +73,7 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const failureText = (
-    <>
-      {fill(toasts.failure.text, { email: "" })}
-      <a href={`mailto:${studioEmail}`}>{studioEmail}</a>
-    </>
-  );
+  const failureText = <FailureText studioEmail={studioEmail} />;
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -209,6 +204,18 @@ const autoComplete: Record<ContactField, string> = {
   projectDetails: "off",
 };
 
+/** The spec's failure text with the studio's address as a mailto link in place of {email}. */
+function FailureText({ studioEmail }: { studioEmail: string }) {
+  const [before, after] = toasts.failure.text.split("{email}");
+  return (
+    <>
+      {before}
+      <a href={`mailto:${studioEmail}`}>{studioEmail}</a>
+      {after}
+    </>
+  );
+}
+
 /** The outcome of a post made without JavaScript, in the spec's words, where toasts cannot appear. */
 function NoScriptOutcome({ outcome, studioEmail }: { outcome: FormOutcome; studioEmail: string }) {
   if (outcome.status === "ok") {
@@ -227,10 +234,7 @@ function NoScriptOutcome({ outcome, studioEmail }: { outcome: FormOutcome; studi
         {missing ? (
           toasts.missingFields.text
         ) : (
-          <>
-            {fill(toasts.failure.text, { email: "" })}
-            <a href={`mailto:${studioEmail}`}>{studioEmail}</a>
-          </>
+          <FailureText studioEmail={studioEmail} />
         )}
       </p>
     </div>

@@ -9,7 +9,7 @@ export type Tone = "success" | "destructive";
 
 const loadRack = () => import("./ToastRack");
 // A failed download must not take the page down with it: render nothing, showToast reports false.
-const ToastRack = lazy(() => loadRack().catch(() => ({ default: () => null })));
+const ToastRack = lazy(() => loadRack().catch(() => ({ default: (): JSX.Element | null => null })));
 
 let wanted = false;
 const listeners = new Set<() => void>();

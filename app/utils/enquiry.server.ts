@@ -12,15 +12,10 @@ import {
   hasRequiredFields,
   isIdempotencyKey,
   parseContactMessage,
+  RELAY_HEADERS,
   type ContactMessage,
   type EnquiryResult,
 } from "../../supabase/functions/_shared/contact-message.ts";
-
-export const RELAY_HEADERS = {
-  /** The visitor's address, trusted by the function only with the relay secret beside it. */
-  client: "x-enquiry-client",
-  secret: "x-enquiry-relay-secret",
-} as const;
 
 type Options = { supabaseUrl: string; anonKey: string; relaySecret?: string; timeoutMs?: number };
 

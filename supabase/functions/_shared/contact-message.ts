@@ -42,6 +42,12 @@ export const ENQUIRY_HEADERS = {
   trap: "x-form-trap",
 } as const;
 
+/**
+ * The site's server (no-JS path) relays the visitor's address for rate limiting; the function
+ * believes it only with the shared relay secret beside it.
+ */
+export const RELAY_HEADERS = { client: "x-enquiry-client", secret: "x-enquiry-relay-secret" } as const;
+
 /** Names of the hidden form fields the no-JS path posts (the browser path sends headers instead). */
 export const FORM_META_FIELDS = {
   idempotencyKey: "idempotencyKey",

@@ -8,6 +8,7 @@ import {
   isIdempotencyKey,
   MAX_BODY_BYTES,
   parseContactMessage,
+  RELAY_HEADERS,
   type EnquiryResult,
 } from "../_shared/contact-message.ts";
 import { corsHeaders } from "../_shared/cors.ts";
@@ -29,7 +30,6 @@ export type Deps = {
   log?: (line: Record<string, unknown>) => void;
 };
 
-export const RELAY_HEADERS = { client: "x-enquiry-client", secret: "x-enquiry-relay-secret" } as const;
 export const REDELIVERY_SECRET_HEADER = "x-redelivery-secret";
 
 export type RedeliveryResult = { status: "ok"; sent: number; failed: number } | { status: "error"; message: string };

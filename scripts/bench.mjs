@@ -1,0 +1,149 @@
+// `npm run bench`: one table of the numbers that matter, measured on this machine in one run.
+//   Lighthouse (production build, mobile and desktop, median of 3): scores, FCP, LCP, TBT, CLS, bytes
+//   first-view weight: gzipped JS before any interaction, HTML + render-blocking CSS
+//   throughput and p99 of `/` (autocannon) next to a static server sending the same HTML bytes
+//   enquiries per second end to end (function -> PostgreSQL 15, mails caught), with p99
+// Writes bench/results.json so the next change can be compared with this one.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROME } from "./lib/chromium.mjs";
+import { loadTest } from "./load-function.mjs";
+import { pageWeight } from "./lib/page-weight.mjs";
+import { freePort } from "./lib/ports.mjs";
+import { ROOT, startSite } from "./lib/processes.mjs";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const log = (...args) => console.error("[bench]", ...args);
+
+if (!existsSync(path.join(ROOT, "build/index.js"))) {
+  log("building");
+  await run("npm", ["run", "build", "--silent"]);
+}
+
+const site = await startSite({ port: await freePort(), env: { SITE_URL: "https://studio.example" } });
+const results = { date: new Date().toISOString(), machine: `${process.platform} ${(await import("node:os")).cpus().length} cores, node ${process.version}` };
+try {
+  // --- Lighthouse -----------------------------------------------------------------------------
+  results.lighthouse = {};
+  for (const preset of ["mobile", "desktop"]) {
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) {
+      log(`lighthouse ${preset} ${i + 1}/${RUNS}`);
+      runs.push(await lighthouse(`${site.url}/`, preset));
+    }
+    runs.sort((a, b) => a.performance - b.performance);
+    results.lighthouse[preset] = { median: runs[Math.floor(runs.length / 2)], runs };
+  }
+
+  // --- bytes ----------------------------------------------------------------------------------
+  const weight = await pageWeight(site.url);
+  results.weight = {
+    initialJsGzip: weight.jsGzip,
+    htmlGzip: weight.htmlGzip,
+    cssGzip: weight.cssGzip,
+    htmlCssGzip: weight.htmlGzip + weight.cssGzip,
+    supabaseInFirstView: weight.containsSupabase,
+  };
+
+  // --- throughput of / against a static server with the same bytes ------------------------------
+  const html = Buffer.from(await (await fetch(`${site.url}/`)).arrayBuffer());
+  const staticServer = http.createServer((req, res) => {
+    // Like remix-serve: compress per response when the client accepts gzip.
+    const gzip = /gzip/.test(req.headers["accept-encoding"] ?? "");
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", ...(gzip ? { "content-encoding": "gzip" } : {}) });
+    res.end(gzip ? gzipSync(html) : html);
+  });
+  const staticPort = await freePort();
+  await new Promise((r) => staticServer.listen(staticPort, "127.0.0.1", r));
+  log("autocannon / (site)");
+  const siteLoad = await cannon(`${site.url}/`);
+  log("autocannon / (static baseline)");
+  const staticLoad = await cannon(`http://127.0.0.1:${staticPort}/`);
+  staticServer.close();
+  results.throughput = { site: siteLoad, static: staticLoad, ratio: +(siteLoad.rps / staticLoad.rps).toFixed(3) };
+} finally {
+  await site.stop();
+}
+
+// --- enquiries end to end --------------------------------------------------------------------
+log("function load: 500 enquiries at concurrency 20");
+results.enquiries = await loadTest({ total: 500, concurrency: 20 });
+
+writeFileSync(path.join(ROOT, "bench/results.json"), JSON.stringify(results, null, 2) + "\n");
+printTable(results);
+
+// ---------------------------------------------------------------------------------------------
+async function lighthouse(url, preset) {
+  const dir = mkdtempSync(path.join(tmpdir(), "lh-"));
+  const out = path.join(dir, "report.json");
+  try {
+    await run(path.join(ROOT, "node_modules/.bin/lighthouse"), [
+      url,
+      "--quiet",
+      "--output=json",
+      `--output-path=${out}`,
+      ...(preset === "desktop" ? ["--preset=desktop"] : []),
+      `--chrome-flags=${CHROMIUM_ARGS.join(" ")} --user-data-dir=${dir}/profile`,
+    ], { CHROME_PATH: CHROME });
+    const report = JSON.parse(readFileSync(out, "utf8"));
+    const score = (id) => Math.round(report.categories[id].score * 100);
+    const audit = (id) => report.audits[id].numericValue;
+    return {
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      bestPractices: score("best-practices"),
+      seo: score("seo"),
+      fcpMs: Math.round(audit("first-contentful-paint")),
+      lcpMs: Math.round(audit("largest-contentful-paint")),
+      tbtMs: Math.round(audit("total-blocking-time")),
+      cls: +audit("cumulative-layout-shift").toFixed(3),
+      totalBytes: audit("total-byte-weight"),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function cannon(url) {
+  const result = await autocannon({ url, connections: 20, duration: 10, headers: { "accept-encoding": "gzip" } });
+  return { rps: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx };
+}
+
+function run(command, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}: ${stderr.slice(-2000)}`))));
+  });
+}
+
+function printTable(r) {
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  const rows = [];
+  for (const preset of ["mobile", "desktop"]) {
+    const m = r.lighthouse[preset].median;
+    rows.push([`Lighthouse ${preset} (median of ${RUNS})`, `${m.performance} / ${m.accessibility} / ${m.bestPractices} / ${m.seo}`, "100 / 100 / 100 / 100"]);
+    rows.push([`  FCP / LCP (${preset})`, `${m.fcpMs} ms / ${m.lcpMs} ms`, preset === "mobile" ? "LCP <= 1200 ms" : ""]);
+    rows.push([`  TBT / CLS (${preset})`, `${m.tbtMs} ms / ${m.cls}`, preset === "mobile" ? "<= 50 ms / 0" : ""]);
+    rows.push([`  total bytes (${preset})`, kb(m.totalBytes), "<= 250 KB"]);
+  }
+  rows.push(["Initial JS (gzip)", kb(r.weight.initialJsGzip), "<= 105 KB"]);
+  rows.push(["HTML + blocking CSS (gzip)", `${kb(r.weight.htmlCssGzip)} (${kb(r.weight.htmlGzip)} + ${kb(r.weight.cssGzip)})`, "<= 14 KB"]);
+  rows.push(["supabase-js in first view", r.weight.supabaseInFirstView ? "yes" : "no", "no"]);
+  rows.push(["GET / site (20 conn, 10 s)", `${r.throughput.site.rps} req/s, p99 ${r.throughput.site.p99Ms} ms`, ""]);
+  rows.push(["GET / static, same bytes", `${r.throughput.static.rps} req/s, p99 ${r.throughput.static.p99Ms} ms`, ""]);
+  rows.push(["  site / static", `${(r.throughput.ratio * 100).toFixed(0)} %`, ">= 50 %"]);
+  rows.push(["Enquiries end to end (500 @ 20)", `${r.enquiries.perSecond}/s, p50 ${r.enquiries.p50} ms, p99 ${r.enquiries.p99} ms`, ">= 200/s, p99 <= 100 ms"]);
+  rows.push(["  stored rows / caught mails", `${r.enquiries.rows} / ${r.enquiries.mails}`, "500 / 1000"]);
+  const w = [Math.max(...rows.map((x) => x[0].length)), Math.max(...rows.map((x) => x[1].length))];
+  console.log(`\n${"metric".padEnd(w[0])}  ${"measured".padEnd(w[1])}  target`);
+  console.log(`${"-".repeat(w[0])}  ${"-".repeat(w[1])}  ------`);
+  for (const [a, b, c] of rows) console.log(`${a.padEnd(w[0])}  ${b.padEnd(w[1])}  ${c}`);
+  console.log(`\n(${r.machine}; ${r.date}; full numbers in bench/results.json)`);
+}
