@@ -1,4 +1,3 @@
-import { cssBundleHref } from "@remix-run/css-bundle";
 import type { LinksFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import {
@@ -17,11 +16,11 @@ import "./styles/global.css";
 import { ErrorScreen } from "./components/ErrorScreen";
 import { ToastViewport } from "./components/Toasts";
 import { ANNOUNCER_ID } from "./utils/announce";
+import { InlineStyles } from "./utils/critical-css";
 import { useNonce } from "./utils/nonce";
 import { visuallyHidden } from "./styles/utilities.css";
 
 export const links: LinksFunction = () => [
-  ...(cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []),
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "icon", href: "/favicon-32.png", type: "image/png", sizes: "32x32" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
@@ -46,6 +45,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0f0e13" />
         <Meta />
+        <InlineStyles nonce={nonce} />
         <Links />
       </head>
       <body id="top">

@@ -30,6 +30,8 @@ cat >"$CONTAINERS_CONF" <<CONF
 default_ulimits = ["nofile=20000:20000", "nproc=32768:32768"]
 [engine]
 runtime = "runc"
+[network]
+network_backend = "netavark"
 CONF
 cat >"$CONTAINERS_STORAGE_CONF" <<CONF
 [storage]
@@ -39,17 +41,19 @@ runroot = "$WORK/run"
 CONF
 CTR=studio-site-test-$$
 had_networks=$([ -d /etc/containers/networks ] && echo yes || echo no)
+had_podman_chains=$(iptables-save 2>/dev/null | grep -q NETAVARK && echo yes || echo no)
+ip_forward=$(cat /proc/sys/net/ipv4/ip_forward 2>/dev/null || echo 0)
 cleanup() {
   podman rm -f "$CTR" >/dev/null 2>&1 || true
   podman rmi -af >/dev/null 2>&1 || true
   podman system reset -f >/dev/null 2>&1 || true
-  # Podman leaves its NAT chains behind.
-  for chain in $(iptables -t nat -S 2>/dev/null | awk '/^-N (NETAVARK|CNI)/ {print $2}'); do
-    iptables -t nat -F "$chain" 2>/dev/null || true
-  done
-  for chain in $(iptables -t nat -S 2>/dev/null | awk '/^-N (NETAVARK|CNI)/ {print $2}'); do
-    iptables -t nat -X "$chain" 2>/dev/null || true
-  done
+  # Podman leaves its iptables chains and the jumps to them behind; drop them unless they predate us.
+  if [ "$had_podman_chains" = no ]; then
+    for table in nat filter; do
+      iptables-save -t "$table" 2>/dev/null | grep -v NETAVARK | iptables-restore -T "$table" 2>/dev/null || true
+    done
+  fi
+  echo "$ip_forward" >/proc/sys/net/ipv4/ip_forward 2>/dev/null || true
   [ "$had_networks" = no ] && rm -rf /etc/containers/networks
   rm -rf /run/containers/storage "$WORK"
 }

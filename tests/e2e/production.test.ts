@@ -53,7 +53,7 @@ test.describe("security headers", () => {
 
   test("static build assets are immutable and responses are compressed", async ({ request }) => {
     const html = await (await request.get("/")).text();
-    const asset = html.match(/href="(\/build\/[^"]+\.css)"/)![1]!;
+    const asset = html.match(/href="(\/build\/[^"]+\.js)"/)![1]!;
     const response = await request.get(asset, { headers: { "accept-encoding": "gzip, br" } });
     expect(response.headers()["cache-control"]).toContain("immutable");
     const page = await request.get("/", { headers: { "accept-encoding": "gzip, br" } });
