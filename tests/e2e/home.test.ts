@@ -120,6 +120,19 @@ test.describe("home page", () => {
     });
   }
 
+  test("scrolls smoothly, and instantly for visitors who prefer reduced motion", async ({ page }) => {
+    await page.goto("/");
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("smooth");
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("auto");
+    await page.getByRole("banner").getByRole("link", { name: "Book Now" }).click();
+    // No animation: the section is in place at once, just below the header.
+    const top = await page.locator("#contact").evaluate((el) => el.getBoundingClientRect().top);
+    const headerBottom = await page.getByRole("banner").evaluate((el) => el.getBoundingClientRect().bottom);
+    expect(top).toBeGreaterThanOrEqual(headerBottom - 1);
+    expect(top).toBeLessThan(headerBottom + 40);
+  });
+
   test("FAQ: one item open at a time, the open one closes again, all by keyboard too", async ({ page, consoleErrors }) => {
     await page.goto("/");
     await hydrated(page);
