@@ -1,4 +1,5 @@
-// Runs the Deno tests of supabase/functions against a real PostgreSQL 15 and a real SMTP catcher.
+// Runs the Deno tests of send-contact-email (the shared contract, also used by the app, is tested
+// with Vitest) against a real PostgreSQL 15 and a real SMTP catcher.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { startPostgres } from "./lib/postgres.mjs";
@@ -14,7 +15,7 @@ try {
   // Async on purpose: the SMTP catcher lives in this process and must keep answering.
   const child = spawn(
     path.join(root, "node_modules/.bin/deno"),
-    ["test", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "--config", "supabase/functions/deno.json", "supabase/functions/", ...process.argv.slice(2)],
+    ["test", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "--config", "supabase/functions/deno.json", "supabase/functions/send-contact-email/", ...process.argv.slice(2)],
     {
       cwd: root,
       stdio: "inherit",
