@@ -9,6 +9,8 @@ export type MailConfig =
 
 export type Config = {
   databaseUrl: string;
+  /** Connections per function instance; Supabase's pooler shares them across instances. */
+  dbPoolMax: number;
   mail: MailConfig;
   mailFrom: string;
   studioInbox: string;
@@ -63,6 +65,7 @@ export function loadConfig(env: Env): Config {
   const config: Config = {
     // Hosted Supabase sets SUPABASE_DB_URL for every function.
     databaseUrl: str("SUPABASE_DB_URL"),
+    dbPoolMax: int("DB_POOL_MAX", 10),
     mail,
     mailFrom: str("MAIL_FROM", "Studio Bookings <bookings@studio.example>"),
     studioInbox: str("STUDIO_INBOX", "bookings@studio.example"),

@@ -6,7 +6,7 @@ import { createMailer } from "./mailer.ts";
 import { createStore } from "./store.ts";
 
 const config = loadConfig(Deno.env);
-const store = createStore(config.databaseUrl);
+const store = createStore(config.databaseUrl, { max: config.dbPoolMax });
 const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
 
 // Supabase's edge runtime keeps a request's background work alive through EdgeRuntime.waitUntil;
