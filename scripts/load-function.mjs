@@ -50,11 +50,13 @@ export async function loadTest({ total, concurrency }) {
   const seconds = (performance.now() - started) / 1000;
   // Mails go out after each answer: give the last ones time to arrive.
   const deadline = Date.now() + 30_000;
-  while (catcher.messages.length < total * 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (catcher.count < total * 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 
   const sql = postgres(pg.url, { max: 1 });
   const [{ count }] = await sql`select count(*)::int from contact_enquiries`;
   const [{ pending }] = await sql`select count(*)::int as pending from contact_deliveries where status <> 'sent'`;
+  const pendingErrors = await sql`select status, left(coalesce(last_error, '(none)'), 120) as error, count(*)::int
+    from contact_deliveries where status <> 'sent' group by 1, 2 order by 3 desc limit 5`;
   await sql.end();
   await fn.stop();
   await catcher.stop();
@@ -71,8 +73,9 @@ export async function loadTest({ total, concurrency }) {
     p99: +pct(99).toFixed(1),
     statuses,
     rows: count,
-    mails: catcher.messages.length,
+    mails: catcher.count,
     pendingDeliveries: pending,
+    pendingErrors: pendingErrors.map((r) => `${r.count} ${r.status}: ${r.error}`),
   };
 }
 
@@ -86,6 +89,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`  statuses    ${JSON.stringify(result.statuses)}`);
     console.log(`  stored      ${result.rows} rows (expected ${result.total})`);
     console.log(`  mails       ${result.mails} caught (expected ${result.total * 2}), ${result.pendingDeliveries} pending`);
+    for (const line of result.pendingErrors) console.log(`              ${line}`);
   }
   const ok = result.rows === result.total && result.mails === result.total * 2 && result.statuses[200] === result.total;
   if (!ok) {

@@ -5,19 +5,18 @@ import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" }) {
+  // Raw mail is kept at once and parsed only when read, so catching stays cheap under load.
   const messages = [];
-  const smtp = new SMTPServer({
-    // Local only: no TLS certificate to trust, no login to configure.
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    size: 1024 * 1024,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          messages.push({
-            id: messages.length + 1,
-            receivedAt: new Date().toISOString(),
-            envelope: { from: session.envelope.mailFrom?.address, to: session.envelope.rcptTo.map((r) => r.address) },
+  const parsed = new Map();
+  async function read() {
+    return Promise.all(
+      messages.map(async (m) => {
+        if (!parsed.has(m.id)) {
+          const mail = await simpleParser(m.raw);
+          parsed.set(m.id, {
+            id: m.id,
+            receivedAt: m.receivedAt,
+            envelope: m.envelope,
             from: mail.from?.text ?? "",
             to: mail.to?.text ?? "",
             replyTo: mail.replyTo?.text ?? "",
@@ -26,34 +25,58 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
             html: typeof mail.html === "string" ? mail.html : "",
             headers: Object.fromEntries([...mail.headers].map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])),
           });
-          callback();
-        })
-        .catch(callback);
+        }
+        return parsed.get(m.id);
+      }),
+    );
+  }
+  let nextId = 1;
+  const smtp = new SMTPServer({
+    // Local only: no TLS certificate to trust, no login to configure.
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    size: 1024 * 1024,
+    onData(stream, session, callback) {
+      const chunks = [];
+      stream.on("data", (chunk) => chunks.push(chunk));
+      stream.on("error", callback);
+      stream.on("end", () => {
+        messages.push({
+          id: nextId++,
+          receivedAt: new Date().toISOString(),
+          envelope: { from: session.envelope.mailFrom?.address, to: session.envelope.rcptTo.map((r) => r.address) },
+          raw: Buffer.concat(chunks),
+        });
+        callback();
+      });
     },
   });
   // A failed handshake must not take the catcher down.
   smtp.on("error", () => {});
   await new Promise((resolve, reject) => smtp.listen(smtpPort, host, resolve).once("error", reject));
 
-  const api = http.createServer((req, res) => {
+  const api = http.createServer(async (req, res) => {
     if (req.url === "/messages" && req.method === "GET") {
+      const all = await read();
       res.writeHead(200, { "content-type": "application/json" });
-      return res.end(JSON.stringify(messages));
+      return res.end(JSON.stringify(all));
     }
     if (req.url === "/messages" && req.method === "DELETE") {
       messages.length = 0;
+      parsed.clear();
       res.writeHead(204);
       return res.end();
     }
     if (req.url === "/" && req.method === "GET") {
+      const all = await read();
       const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-      const rows = messages
+      const rows = all
         .slice()
         .reverse()
         .map((m) => `<article><h2>${esc(m.subject)}</h2><p>To ${esc(m.to)} · Reply-To ${esc(m.replyTo)} · ${esc(m.receivedAt)}</p><pre>${esc(m.text)}</pre></article>`)
         .join("<hr>");
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" });
-      return res.end(`<!doctype html><meta charset="utf-8"><title>Caught mail (${messages.length})</title><style>body{font:15px system-ui;max-width:50rem;margin:2rem auto}pre{white-space:pre-wrap}</style><h1>Caught mail (${messages.length})</h1>${rows || "<p>No mail yet.</p>"}`);
+      return res.end(`<!doctype html><meta charset="utf-8"><title>Caught mail (${all.length})</title><style>body{font:15px system-ui;max-width:50rem;margin:2rem auto}pre{white-space:pre-wrap}</style><h1>Caught mail (${all.length})</h1>${rows || "<p>No mail yet.</p>"}`);
     }
     res.writeHead(404);
     res.end();
@@ -61,7 +84,12 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
   await new Promise((resolve, reject) => api.listen(httpPort, host, resolve).once("error", reject));
 
   return {
-    messages,
+    /** How many mails were caught so far (cheap: nothing is parsed). */
+    get count() {
+      return messages.length;
+    },
+    /** Every caught mail, parsed. */
+    read,
     smtpPort,
     apiUrl: `http://${host}:${httpPort}`,
     async stop() {
