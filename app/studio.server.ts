@@ -4,21 +4,9 @@
  * Listed with their meaning in README.md and .env.example.
  */
 
-export type StudioConfig = {
-  name: string;
-  email: string;
-  address: { street: string; locality: string; region: string; postalCode: string; country: string };
-  socialUrl: string;
-  socialLabel: string;
-  siteUrl: string;
-};
+import type { PublicEnv, StudioConfig } from "./config";
 
-export type PublicEnv = {
-  /** Where supabase-js sends the enquiry: `${supabaseUrl}/functions/v1/send-contact-email`. */
-  supabaseUrl: string;
-  /** The public anon or publishable key. Never the service-role key. */
-  supabaseAnonKey: string;
-};
+export type { PublicEnv, StudioConfig };
 
 export type Config = { studio: StudioConfig; publicEnv: PublicEnv };
 

@@ -1,9 +1,8 @@
 import { contactSection } from "~/content";
-import type { StudioConfig } from "~/studio.server";
+import type { PublicEnv, StudioConfig } from "~/config";
 import { card, container, section, sectionHeading, sectionIntro, visuallyHidden } from "~/styles/utilities.css";
 import * as styles from "./Contact.css";
 import { ContactForm, type FormOutcome } from "./ContactForm";
-import type { PublicEnv } from "~/utils/send-enquiry.client";
 
 type Props = {
   studio: StudioConfig;

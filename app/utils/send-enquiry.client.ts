@@ -11,7 +11,9 @@ import {
   type FieldErrors,
 } from "../../supabase/functions/_shared/contact-message.ts";
 
-export type PublicEnv = { supabaseUrl: string; supabaseAnonKey: string };
+import type { PublicEnv } from "~/config";
+
+export type { PublicEnv };
 
 export type SendOutcome =
   | { status: "ok" }

@@ -1,7 +1,7 @@
 /** Title, description, social cards and structured data for the home page, all from content + config. */
 import type { MetaDescriptor } from "@remix-run/node";
 import { contactSection, faq, hero, packages, services } from "~/content";
-import type { StudioConfig } from "~/studio.server";
+import type { StudioConfig } from "~/config";
 
 export const SOCIAL_IMAGE = { path: "/og-image.png", width: 1200, height: 630 } as const;
 

@@ -15,7 +15,7 @@ import { corsHeaders } from "../_shared/cors.ts";
 import type { Config } from "./config.ts";
 import { studioNotification, visitorConfirmation } from "./emails.ts";
 import type { Mailer } from "./mailer.ts";
-import type { DeliveryKind, Store } from "./store.ts";
+import type { Store } from "./store.ts";
 
 export type Deps = {
   config: Config;
@@ -61,11 +61,11 @@ export function createHandler({ config, store, mailer, waitUntil = (work) => voi
         try {
           await mailer.send(email, `${id}:${kind}`);
         } catch (error) {
-          await store.markFailed(id, kind as DeliveryKind, errorText(error)).catch(() => undefined);
+          await store.markFailed(id, kind, errorText(error)).catch(() => undefined);
           return false;
         }
         // Sent: if recording that fails, the claim expires and the mail may go twice, never zero times.
-        await store.markSent(id, kind as DeliveryKind).catch(() => undefined);
+        await store.markSent(id, kind).catch(() => undefined);
         return true;
       }),
     );
