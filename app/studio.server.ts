@@ -6,8 +6,6 @@
 
 import type { PublicEnv, StudioConfig } from "./config";
 
-export type { PublicEnv, StudioConfig };
-
 export type Config = { studio: StudioConfig; publicEnv: PublicEnv };
 
 function read(env: NodeJS.ProcessEnv, key: string, fallback: string): string {

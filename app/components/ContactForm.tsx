@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { contactForm, fill, toasts } from "~/content";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
-import { preloadSupabase, sendEnquiry, type PublicEnv } from "~/utils/send-enquiry.client";
+import type { PublicEnv } from "~/config";
+import { preloadSupabase, sendEnquiry } from "~/utils/send-enquiry.client";
 import {
   CONTACT_FIELDS,
   FIELD_LIMITS,

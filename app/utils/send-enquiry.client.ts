@@ -13,8 +13,6 @@ import {
 
 import type { PublicEnv } from "~/config";
 
-export type { PublicEnv };
-
 export type SendOutcome =
   | { status: "ok" }
   | { status: "invalid"; fieldErrors: FieldErrors }

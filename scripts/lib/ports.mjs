@@ -13,16 +13,19 @@ export function freePort() {
   });
 }
 
+/** Whether something accepts connections on the port right now. */
+export function isListening(port, host = "127.0.0.1") {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
 /** Resolves when something accepts connections on the port, or rejects after `timeoutMs`. */
 export async function waitForPort(port, timeoutMs = 30_000, host = "127.0.0.1") {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise((resolve) => {
-      const socket = net.connect(port, host);
-      socket.once("connect", () => (socket.destroy(), resolve(true)));
-      socket.once("error", () => resolve(false));
-    });
-    if (ok) return;
+  while (!(await isListening(port, host))) {
     if (Date.now() > deadline) throw new Error(`nothing listening on ${host}:${port} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -1,23 +1,14 @@
 // Starting the function (Deno) and the site (remix-serve) as child processes with their env.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import net from "node:net";
-import { waitForPort } from "./ports.mjs";
+import { isListening, waitForPort } from "./ports.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
 
-function portInUse(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-  });
-}
-
 async function start(name, command, args, { env, port, quiet }) {
   // Otherwise the readiness check would mistake another program for this one.
-  if (await portInUse(port)) throw new Error(`${name}: port ${port} is already in use`);
+  if (await isListening(port)) throw new Error(`${name}: port ${port} is already in use`);
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   const output = [];
   const collect = (chunk) => {

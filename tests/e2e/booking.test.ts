@@ -14,15 +14,20 @@ async function fill(page: Page, t: string, { details = `Four songs, ${t}` } = {}
   return form;
 }
 
+/** Opens the page, waits for hydration and fills the form with values unique to `t`. */
+async function openAndFill(page: Page, t: string) {
+  await page.goto("/");
+  await hydrated(page);
+  return fill(page, t);
+}
+
 const rows = (stack: Stack, t: string) => stack.db`select * from contact_enquiries where project_title = ${`Debut EP ${t}`}`;
 const mailsAbout = async (stack: Stack, t: string) => (await stack.mails()).filter((m) => m.subject.includes(t) || m.text.includes(t));
 
 test.describe("booking form (JavaScript on)", () => {
   test("sends an enquiry: success toast, cleared form, one row, both mails", async ({ page, stack, consoleErrors }) => {
     const t = unique();
-    await page.goto("/");
-    await hydrated(page);
-    const form = await fill(page, t);
+    const form = await openAndFill(page, t);
     await form.getByRole("button", { name: contactForm.submit }).click();
 
     const toast = page.locator("[data-tone=success]");
@@ -47,9 +52,7 @@ test.describe("booking form (JavaScript on)", () => {
 
   test("sends exactly the spec's JSON body to the function", async ({ page, consoleErrors }) => {
     const t = unique();
-    await page.goto("/");
-    await hydrated(page);
-    const form = await fill(page, t);
+    const form = await openAndFill(page, t);
     const request = page.waitForRequest((r) => r.url().endsWith("/functions/v1/send-contact-email") && r.method() === "POST");
     await form.getByRole("button", { name: contactForm.submit }).click();
     const sent = await request;
@@ -74,9 +77,7 @@ test.describe("booking form (JavaScript on)", () => {
   });
 
   test("with a required field blank (browser check bypassed): destructive toast and no request", async ({ page, consoleErrors }) => {
-    await page.goto("/");
-    await hydrated(page);
-    const form = await fill(page, unique());
+    const form = await openAndFill(page, unique());
     await form.getByLabel("Email").fill("   ");
     await form.evaluate((el: HTMLFormElement) => (el.noValidate = true));
     let called = false;
@@ -92,9 +93,7 @@ test.describe("booking form (JavaScript on)", () => {
 
   test("with the function down: error toast with the studio e-mail, values kept", async ({ page, stack, consoleErrors }) => {
     const t = unique();
-    await page.goto("/");
-    await hydrated(page);
-    const form = await fill(page, t);
+    const form = await openAndFill(page, t);
     await stack.stopFunction();
     try {
       await form.getByRole("button", { name: contactForm.submit }).click();
@@ -139,9 +138,7 @@ test.describe("booking form (JavaScript on)", () => {
 
   test("a double click stores one enquiry", async ({ page, stack, consoleErrors }) => {
     const t = unique();
-    await page.goto("/");
-    await hydrated(page);
-    const form = await fill(page, t);
+    const form = await openAndFill(page, t);
     await form.getByRole("button", { name: contactForm.submit }).dblclick();
     await expect(page.locator("[data-tone=success]").first()).toBeVisible();
     await page.waitForTimeout(500);
@@ -172,9 +169,7 @@ test.describe("booking form (JavaScript on)", () => {
   });
 
   test("shows the function's field errors beside their field and focuses the first", async ({ page, consoleErrors }) => {
-    await page.goto("/");
-    await hydrated(page);
-    const form = await fill(page, unique());
+    const form = await openAndFill(page, unique());
     // The browser accepts this address; the shared contract does not.
     await form.getByLabel("Email").fill("ada@localhost");
     await form.getByRole("button", { name: contactForm.submit }).click();
@@ -293,9 +288,7 @@ test.describe("booking form (JavaScript off)", () => {
 test.describe("booking form when the toast code cannot load", () => {
   test("the outcome shows inside the form instead", async ({ page, stack, consoleErrors }) => {
     await page.route("**/build/_shared/ToastRack-*.js", (route) => route.abort("internetdisconnected"));
-    await page.goto("/");
-    await hydrated(page);
-    const form = await fill(page, unique());
+    const form = await openAndFill(page, unique());
     await stack.stopFunction();
     try {
       await form.getByRole("button", { name: contactForm.submit }).click();
