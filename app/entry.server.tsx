@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { config } from "./studio.server";
 import { documentHeaders } from "./utils/headers.server";
@@ -11,6 +9,7 @@ import { criticalCss } from "./utils/critical-css.server";
 import { CriticalCssProvider } from "./utils/critical-css";
 import { NonceProvider } from "./utils/nonce";
 import { cacheableValues, createPageCache } from "./utils/page-cache.server";
+import { deferHydration } from "./utils/deferred-hydration.server";
 
 const ABORT_DELAY = 5_000;
 const pageCache = createPageCache();
@@ -26,43 +25,19 @@ export default function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
 
   const values = cacheableValues(request, responseStatusCode, remixContext, nonce);
-  if (values) {
-    const cached = pageCache.get(values);
-    if (cached) return new Response(cached, { headers: responseHeaders, status: responseStatusCode });
-    return renderToText(remixContext, request.url, nonce).then((html) => {
-      pageCache.set(html, values);
-      return new Response(html, { headers: responseHeaders, status: responseStatusCode });
-    });
-  }
-  // Bots get the whole document at once; people get the shell as soon as it is ready.
-  const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
-
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
-      <Document context={remixContext} url={request.url} nonce={nonce} />,
-      {
-        nonce,
-        [readyEvent]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          resolve(
-            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
-          );
-          pipe(body);
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          // Errors before the shell is ready are reported by onShellError.
-          if (shellRendered) console.error(error);
-        },
-      },
-    );
-    setTimeout(abort, ABORT_DELAY);
+  const cached = values && pageCache.get(values);
+  if (cached) return new Response(cached, { headers: responseHeaders, status: responseStatusCode });
+  return renderToText(remixContext, request.url, nonce).then(({ html: rendered, failed }) => {
+    // The home page works without JavaScript, so its hydration waits for the visitor (decision 008);
+    // the 404 and error screens are tiny and hydrate at once.
+    const html = isHomePage(remixContext) ? deferHydration(rendered) : rendered;
+    if (values && !failed) pageCache.set(html, values);
+    return new Response(html, { headers: responseHeaders, status: failed ? 500 : responseStatusCode });
   });
+}
+
+function isHomePage(context: EntryContext) {
+  return context.staticHandlerContext.matches.at(-1)?.route.id === "routes/_index";
 }
 
 function Document({ context, url, nonce }: { context: EntryContext; url: string; nonce: string }) {
@@ -75,18 +50,31 @@ function Document({ context, url, nonce }: { context: EntryContext; url: string;
   );
 }
 
-/** The whole document as one string (for the page cache). */
+/**
+ * The whole document as one string. Nothing in this app suspends (no `defer`, no lazy routes), so
+ * streaming would send the same bytes in one piece anyway; a string can be cached (page cache) and
+ * have its hydration deferred.
+ */
 function renderToText(remixContext: EntryContext, url: string, nonce: string) {
-  return new Promise<string>((resolve, reject) => {
+  return new Promise<{ html: string; failed: boolean }>((resolve, reject) => {
+    let failed = false;
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
     sink.on("data", (chunk: Buffer) => chunks.push(chunk));
-    sink.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    const { pipe, abort } = renderToPipeableStream(
-      <Document context={remixContext} url={url} nonce={nonce} />,
-      { nonce, onAllReady: () => pipe(sink), onShellError: reject, onError: (error: unknown) => console.error(error) },
-    );
-    setTimeout(abort, ABORT_DELAY);
+    sink.on("end", () => {
+      clearTimeout(timer);
+      resolve({ html: Buffer.concat(chunks).toString("utf8"), failed });
+    });
+    const { pipe, abort } = renderToPipeableStream(<Document context={remixContext} url={url} nonce={nonce} />, {
+      nonce,
+      onAllReady: () => pipe(sink),
+      onShellError: reject,
+      onError(error: unknown) {
+        failed = true;
+        console.error(error);
+      },
+    });
+    const timer = setTimeout(abort, ABORT_DELAY);
   });
 }
 

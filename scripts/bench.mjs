@@ -1,8 +1,9 @@
 // `npm run bench`: one table of the numbers that matter, measured on this machine in one run.
 //   Lighthouse (production build, mobile and desktop, median of 3): scores, FCP, LCP, TBT, CLS, bytes
-//   first-view weight: gzipped JS before any interaction, HTML + render-blocking CSS
+//   first-view weight: gzipped JS on arrival and on the first intent, HTML + render-blocking CSS
 //   throughput and p99 of `/` (autocannon) next to a static server sending the same HTML bytes
-//   enquiries per second end to end (function -> PostgreSQL 15, mails caught), with p99
+//   enquiries end to end (function -> PostgreSQL 15, mails caught): the most per second (500 at
+//   concurrency 20), and p50/p99 latency with enquiries arriving at 200/s (open loop)
 // Writes bench/results.json so the next change can be compared with this one.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -50,6 +51,7 @@ try {
   const weight = await pageWeight(site.url);
   results.weight = {
     initialJsGzip: weight.jsGzip,
+    intentJsGzip: weight.intentJsGzip,
     htmlGzip: weight.htmlGzip,
     cssGzip: weight.cssGzip,
     htmlCssGzip: weight.htmlGzip + weight.cssGzip,
@@ -77,14 +79,27 @@ try {
 }
 
 // --- enquiries end to end --------------------------------------------------------------------
-log("function load: 500 enquiries at concurrency 20");
+log("function load: 500 enquiries at concurrency 20 (capacity)");
 results.enquiries = await loadTest({ total: 500, concurrency: 20 });
+log("function load: 1000 enquiries arriving at 200/s (latency)");
+results.enquiriesAt200 = await loadTest({ total: 1000, rate: 200 });
 
 writeFileSync(path.join(ROOT, "bench/results.json"), JSON.stringify(results, null, 2) + "\n");
 printTable(results);
 
 // ---------------------------------------------------------------------------------------------
-async function lighthouse(url, preset) {
+async function lighthouse(url, preset, attempt = 1) {
+  // Lighthouse on a busy 2-core machine now and then fails to record the trace (NO_NAVSTART): retry.
+  try {
+    return await lighthouseOnce(url, preset);
+  } catch (error) {
+    if (attempt >= 3) throw error;
+    log(`lighthouse failed (${String(error.message).split("\n")[0].slice(0, 120)}); retrying`);
+    return lighthouse(url, preset, attempt + 1);
+  }
+}
+
+async function lighthouseOnce(url, preset) {
   const dir = mkdtempSync(path.join(tmpdir(), "lh-"));
   const out = path.join(dir, "report.json");
   try {
@@ -139,14 +154,19 @@ function printTable(r) {
     rows.push([`  TBT / CLS (${preset})`, `${m.tbtMs} ms / ${m.cls}`, preset === "mobile" ? "<= 50 ms / 0" : ""]);
     rows.push([`  total bytes (${preset})`, kb(m.totalBytes), "<= 250 KB"]);
   }
-  rows.push(["Initial JS (gzip)", kb(r.weight.initialJsGzip), "<= 105 KB"]);
+  rows.push(["JS on arrival (gzip)", kb(r.weight.initialJsGzip), "<= 105 KB"]);
+  rows.push(["JS on first intent (gzip)", kb(r.weight.intentJsGzip), "<= 105 KB"]);
   rows.push(["HTML + blocking CSS (gzip)", `${kb(r.weight.htmlCssGzip)} (${kb(r.weight.htmlGzip)} + ${kb(r.weight.cssGzip)})`, "<= 14 KB"]);
   rows.push(["supabase-js in first view", r.weight.supabaseInFirstView ? "yes" : "no", "no"]);
   rows.push(["GET / site (20 conn, 10 s)", `${r.throughput.site.rps} req/s, p99 ${r.throughput.site.p99Ms} ms`, ""]);
   rows.push(["GET / static, same bytes", `${r.throughput.static.rps} req/s, p99 ${r.throughput.static.p99Ms} ms`, ""]);
   rows.push(["  site / static", `${(r.throughput.ratio * 100).toFixed(0)} %`, ">= 50 %"]);
-  rows.push(["Enquiries end to end (500 @ 20)", `${r.enquiries.perSecond}/s, p50 ${r.enquiries.p50} ms, p99 ${r.enquiries.p99} ms`, ">= 200/s, p99 <= 100 ms"]);
-  rows.push(["  stored rows / caught mails", `${r.enquiries.rows} / ${r.enquiries.mails}`, "500 / 1000"]);
+  const e = r.enquiries;
+  const e200 = r.enquiriesAt200;
+  rows.push(["Enquiries, most per second (500 @ 20)", `${e.perSecond}/s (p50 ${e.p50} ms, p99 ${e.p99} ms)`, ">= 200/s"]);
+  rows.push(["  stored rows / caught mails", `${e.rows} / ${e.mails}`, `${e.warmup + e.total} / ${(e.warmup + e.total) * 2}`]);
+  rows.push(["Enquiries arriving at 200/s (1000)", `${e200.perSecond}/s, p50 ${e200.p50} ms, p99 ${e200.p99} ms`, "p99 <= 100 ms"]);
+  rows.push(["  stored rows / caught mails", `${e200.rows} / ${e200.mails}`, `${e200.warmup + e200.total} / ${(e200.warmup + e200.total) * 2}`]);
   const w = [Math.max(...rows.map((x) => x[0].length)), Math.max(...rows.map((x) => x[1].length))];
   console.log(`\n${"metric".padEnd(w[0])}  ${"measured".padEnd(w[1])}  target`);
   console.log(`${"-".repeat(w[0])}  ${"-".repeat(w[1])}  ------`);

@@ -34,6 +34,14 @@ type Props = {
 
 const EMPTY: ContactMessage = { name: "", email: "", projectTitle: "", projectDetails: "" };
 
+function valuesIn(form: HTMLFormElement): ContactMessage {
+  const value = (field: ContactField) => {
+    const control = form.elements.namedItem(field);
+    return control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control.value : "";
+  };
+  return Object.fromEntries(CONTACT_FIELDS.map((field) => [field, value(field)])) as ContactMessage;
+}
+
 function newKey() {
   return crypto.randomUUID();
 }
@@ -59,9 +67,20 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
   // One key per distinct message: a retry of the same values reuses it (the function stores it
   // once), edited values after a failure get a new one, and a success renews it.
   const attempt = useRef({ key: idempotencyKey, values: "" });
-  const mountedAt = useRef(0);
+  const warmUp = () => {
+    preloadToasts();
+    void preloadSupabase(publicEnv).catch(() => undefined);
+  };
+
+  // The page hydrates on the visitor's first intent (decision 008), often a focus in this form:
+  // what was typed before React took over is in the fields but not in state, so take it from there.
   useEffect(() => {
-    mountedAt.current = Date.now();
+    const form = formRef.current;
+    if (!form) return;
+    const typed = valuesIn(form);
+    if (CONTACT_FIELDS.some((f) => typed[f] !== values[f])) setValues(typed);
+    if (form.contains(document.activeElement)) warmUp();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const focusField = (field: ContactField | undefined) => {
@@ -93,7 +112,8 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
     setSending(true);
     const result = await sendEnquiry(publicEnv, message, {
       idempotencyKey: attempt.current.key,
-      fillMs: Date.now() - mountedAt.current,
+      // Time since the page started loading: hydration may have come much later than the visitor.
+      fillMs: performance.now(),
       trap: String(form.get(FORM_META_FIELDS.trap) ?? ""),
     });
     inFlight.current = false;
@@ -165,10 +185,7 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
       action="/?index#contact"
       className={styles.form}
       onSubmit={onSubmit}
-      onFocus={() => {
-        preloadToasts();
-        void preloadSupabase(publicEnv).catch(() => undefined);
-      }}
+      onFocus={warmUp}
       aria-busy={sending}
     >
       {outcome ? <NoScriptOutcome outcome={outcome} studioEmail={studioEmail} /> : null}

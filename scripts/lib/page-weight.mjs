@@ -1,5 +1,5 @@
-// What the first view of `/` costs in bytes: the HTML, the render-blocking CSS and the JavaScript
-// loaded before any interaction, each gzipped (level 9) as remix-serve's compression would send it.
+// What the first view of `/` costs in bytes, gzipped (level 9) as remix-serve's compression would
+// send it: see pageWeight below.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
@@ -19,23 +19,40 @@ function staticImports(file, seen) {
   }
 }
 
+/** JavaScript files reached from preload links and module scripts, with their sizes. */
+function jsFrom(preloads, moduleScripts) {
+  const inline = moduleScripts.flatMap((code) => [...code.matchAll(/import\("([^"]+)"\)|import \* as \w+ from "([^"]+)"/g)].map((m) => m[1] ?? m[2]));
+  const files = new Set();
+  for (const file of [...preloads, ...inline]) staticImports(new URL(file, "http://x").pathname, files);
+  return [...files].map((f) => ({ file: f, raw: local(f).length, gzip: gz(local(f)) }));
+}
+
+/**
+ * What the first view of `/` costs: the HTML and render-blocking CSS, the JavaScript fetched on
+ * arrival, and the JavaScript fetched on the visitor's first intent (the home page defers its
+ * hydration until then: docs/decisions/008), each gzipped as remix-serve's compression would send it.
+ */
 export async function pageWeight(siteUrl) {
   const html = Buffer.from(await (await fetch(`${siteUrl}/`)).arrayBuffer());
   const text = html.toString();
   const css = [...text.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1]);
-  const entry = [...text.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => m[1]);
-  const inline = [...text.matchAll(/import\("([^"]+)"\)|import \* as \w+ from "([^"]+)"/g)].map((m) => m[1] ?? m[2]);
-  const js = new Set();
-  for (const file of [...entry, ...inline]) staticImports(new URL(file, "http://x").pathname, js);
-  const jsFiles = [...js].map((f) => ({ file: f, raw: local(f).length, gzip: gz(local(f)) }));
+  const preloads = (attribute) =>
+    [...text.matchAll(new RegExp(`<link ${attribute}="modulepreload"[^>]*href="([^"]+)"`, "g"))].map((m) => m[1]);
+  const modules = (type) =>
+    [...text.matchAll(new RegExp(`<script[^>]* type="${type}"[^>]*>([\\s\\S]*?)</script>`, "g"))].map((m) => m[1]);
+  const onArrival = jsFrom(preloads("rel"), modules("module"));
+  const onIntent = jsFrom(preloads("data-deferred-rel"), modules("text/x-deferred-module"));
+  const hasSupabase = (files) => files.some((f) => local(f.file).toString().includes("GoTrueClient"));
   const cssBytes = css.map((f) => local(f));
   return {
     htmlGzip: gz(html),
     htmlBrotli: br(html),
     cssGzip: cssBytes.reduce((n, b) => n + gz(b), 0),
     cssBrotli: cssBytes.reduce((n, b) => n + br(b), 0),
-    jsGzip: jsFiles.reduce((n, f) => n + f.gzip, 0),
-    jsFiles,
-    containsSupabase: jsFiles.some((f) => local(f.file).toString().includes("GoTrueClient")),
+    jsGzip: onArrival.reduce((n, f) => n + f.gzip, 0),
+    jsFiles: onArrival,
+    intentJsGzip: onIntent.reduce((n, f) => n + f.gzip, 0),
+    intentJsFiles: onIntent,
+    containsSupabase: hasSupabase(onArrival) || hasSupabase(onIntent),
   };
 }

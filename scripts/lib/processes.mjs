@@ -59,3 +59,15 @@ export async function startSite({ port, env, quiet = true }) {
   await proc.ready;
   return { ...proc, url: `http://127.0.0.1:${port}` };
 }
+
+/** The SMTP catcher in a process of its own; its HTTP API is at `apiUrl`. */
+export async function startSmtpCatcherProcess({ smtpPort, httpPort, quiet = true }) {
+  const proc = await start("smtp", process.execPath, ["scripts/lib/smtp-catcher.mjs", String(smtpPort), String(httpPort)], {
+    env: {},
+    port: httpPort,
+    quiet,
+  });
+  await proc.ready;
+  await waitForPort(smtpPort, 10_000);
+  return { ...proc, apiUrl: `http://127.0.0.1:${httpPort}` };
+}

@@ -1,5 +1,7 @@
 // A real SMTP server that keeps every mail it receives, with a small HTTP API to read them:
-//   GET /messages (JSON)   DELETE /messages   GET / (an HTML list for people)
+//   GET /messages (JSON)   GET /messages/count   DELETE /messages   GET / (an HTML list for people)
+// Run on its own (a separate process, so a load generator's timings are not disturbed by it):
+//   node scripts/lib/smtp-catcher.mjs <smtpPort> <httpPort>
 import http from "node:http";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
@@ -61,6 +63,10 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify(all));
     }
+    if (req.url === "/messages/count" && req.method === "GET") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ count: messages.length }));
+    }
     if (req.url === "/messages" && req.method === "DELETE") {
       messages.length = 0;
       parsed.clear();
@@ -96,4 +102,10 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
       await Promise.all([new Promise((r) => smtp.close(r)), new Promise((r) => api.close(r))]);
     },
   };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [smtpPort, httpPort] = process.argv.slice(2).map(Number);
+  const catcher = await startSmtpCatcher({ smtpPort, httpPort });
+  process.once("SIGTERM", () => catcher.stop().then(() => process.exit(0)));
 }

@@ -95,8 +95,18 @@ export async function takeConsoleErrors(errors: string[], pattern: RegExp) {
   return taken;
 }
 
-/** Waits until React has hydrated the page, so handlers are attached. */
+/** True once React has hydrated the page and Remix's router is running. */
+export function isHydrated(page: Page) {
+  return page.evaluate(() => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true);
+}
+
+/**
+ * The visitor shows intent (a pointer moves; the home page hydrates on the first intent, decision
+ * 008), then this waits until React has hydrated the page, so handlers are attached.
+ */
 export async function hydrated(page: Page) {
+  await page.mouse.move(4, 4);
+  await page.mouse.move(8, 8);
   await page.waitForFunction(() => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true);
   // The FAQ switches to the accordion in an effect after hydration.
   await page.waitForSelector("[data-orientation] [data-state=closed]", { state: "attached" });

@@ -1,0 +1,44 @@
+// @vitest-environment node
+import { describe, expect, it } from "vitest";
+import { deferHydration } from "./deferred-hydration.server";
+import { DEFERRED_REL, DEFERRED_TYPES } from "./hydrate-on-intent";
+
+// The tail of a document as Remix 2's <Scripts> renders it.
+const remixDocument = (nonce: string) =>
+  `<html><head><script type="application/ld+json">{"@context":"https://schema.org"}</script></head><body><main>page</main>` +
+  `<link rel="modulepreload" href="/build/entry.client-A.js"/><link rel="modulepreload" href="/build/_shared/chunk-B.js"/>` +
+  `<script nonce="${nonce}">window.__remixContext = {};</script>` +
+  `<script nonce="${nonce}" type="module" async="">import * as route0 from "/build/root-C.js";import("/build/entry.client-A.js");</script>` +
+  `</body></html>`;
+
+describe("deferred hydration (server half)", () => {
+  const html = deferHydration(remixDocument("abc123=="));
+
+  it("leaves nothing for the browser to fetch or run as a module on arrival", () => {
+    expect(html).not.toMatch(/<link rel="modulepreload"/);
+    expect(html).not.toMatch(/<script[^>]* type="module"/);
+    expect(html).toContain(`<link ${DEFERRED_REL}="modulepreload" href="/build/entry.client-A.js"/>`);
+    expect(html).toContain(`<link ${DEFERRED_REL}="modulepreload" href="/build/_shared/chunk-B.js"/>`);
+    expect(html).toContain(`<script nonce="abc123==" type="${DEFERRED_TYPES.script}">window.__remixContext = {};</script>`);
+    expect(html).toContain(`<script nonce="abc123==" type="${DEFERRED_TYPES.module}" async="">import * as route0`);
+  });
+
+  it("adds the loader once, at the end of the body, with the page's nonce", () => {
+    const loaders = [...html.matchAll(/<script nonce="abc123==">\(function hydrateOnIntent/g)];
+    expect(loaders).toHaveLength(1);
+    expect(html.endsWith("</script></body></html>")).toBe(true);
+    expect(html).toContain('"pointerdown"');
+  });
+
+  it("keeps the rest of the document as it was", () => {
+    expect(html).toContain('<script type="application/ld+json">');
+    expect(html).toContain("<main>page</main>");
+  });
+
+  it("leaves a document it does not recognise untouched", () => {
+    const noBootstrap = "<html><body><p>static</p></body></html>";
+    expect(deferHydration(noBootstrap)).toBe(noBootstrap);
+    const twoBootstraps = remixDocument("n").replace("</body>", '<script nonce="n" type="module">x</script></body>');
+    expect(deferHydration(twoBootstraps)).toBe(twoBootstraps);
+  });
+});

@@ -1,0 +1,26 @@
+/**
+ * The server half of deferred hydration (see hydrate-on-intent.ts and docs/decisions/008). Remix's
+ * `<Scripts>` has no option to delay its work, so the rendered document is rewritten: module
+ * preloads lose their `rel` (kept in a data attribute), the router's context script and the
+ * bootstrap module get inert types, and the small inline loader that restores all of them on the
+ * visitor's first intent is added at the end of the body.
+ */
+import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntentSource } from "./hydrate-on-intent";
+
+const MODULE_PRELOAD = /<link rel="modulepreload"/g;
+const CONTEXT = /<script nonce="([^"]*)">window\.__remixContext = /g;
+const BOOTSTRAP = /<script nonce="([^"]*)" type="module"/g;
+
+export function deferHydration(html: string): string {
+  const bootstraps = [...html.matchAll(BOOTSTRAP)];
+  const contexts = [...html.matchAll(CONTEXT)];
+  // One of each, or this is not the document Remix 2 renders: leave it untouched.
+  if (bootstraps.length !== 1 || contexts.length !== 1 || !html.includes("</body>")) return html;
+  const nonce = bootstraps[0]![1]!;
+  const inert = html
+    .replace(MODULE_PRELOAD, `<link ${DEFERRED_REL}="modulepreload"`)
+    .replace(CONTEXT, `<script nonce="$1" type="${DEFERRED_TYPES.script}">window.__remixContext = `)
+    .replace(BOOTSTRAP, `<script nonce="$1" type="${DEFERRED_TYPES.module}"`);
+  const end = inert.lastIndexOf("</body>");
+  return `${inert.slice(0, end)}<script nonce="${nonce}">${hydrateOnIntentSource()}</script>${inert.slice(end)}`;
+}

@@ -1,0 +1,88 @@
+/**
+ * The home page hydrates on the visitor's first intent (docs/decisions/008-hydrate-on-intent.md):
+ * the first view fetches no JavaScript modules, and the page works before, during and without them.
+ */
+import type { Page, Route } from "@playwright/test";
+import { contactForm, faq, toasts } from "../../app/content";
+import { expect, isHydrated, test } from "./fixtures";
+
+const moduleRequests = (page: Page) => {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    if (/\/build\/.*\.js$/.test(new URL(request.url()).pathname)) seen.push(request.url());
+  });
+  return seen;
+};
+
+test.describe("hydration on the first intent", () => {
+  test("the first view fetches no JavaScript modules, and answers are all open", async ({ page, consoleErrors }) => {
+    const modules = moduleRequests(page);
+    await page.goto("/", { waitUntil: "load" });
+    await page.waitForTimeout(1000); // idle, as a visitor reading the hero would be
+    expect(modules).toEqual([]);
+    expect(await isHydrated(page)).toBe(false);
+    await expect(page.getByText(faq[0]!.answer)).toBeVisible();
+    await expect(page.getByText(faq[11]!.answer)).toBeVisible();
+    void consoleErrors;
+  });
+
+  for (const [intent, act] of [
+    ["a pointer moving", (page: Page) => page.mouse.move(20, 20)],
+    ["a key", (page: Page) => page.keyboard.press("Tab")],
+    ["a scroll", (page: Page) => page.mouse.wheel(0, 400)],
+  ] as const) {
+    test(`${intent} loads the modules and hydrates; the FAQ becomes the accordion`, async ({ page, consoleErrors }) => {
+      const modules = moduleRequests(page);
+      await page.goto("/", { waitUntil: "load" });
+      await act(page);
+      await expect.poll(() => isHydrated(page)).toBe(true);
+      expect(modules.length).toBeGreaterThan(0);
+      // The DOM is as React rendered it: nothing deferred is left behind.
+      await expect(page.locator("link[data-deferred-rel], script[type='text/x-deferred-module']")).toHaveCount(0);
+      await expect(page.locator("#faq button[aria-expanded=true]")).toHaveCount(0);
+      await expect(page.getByText(faq[0]!.answer)).toBeHidden();
+      void consoleErrors;
+    });
+  }
+
+  test("what a visitor types while the modules load is kept, and sent", async ({ page, stack, consoleErrors }) => {
+    // Hold the modules back until the form is filled in, as a slow phone network would.
+    const held: Route[] = [];
+    let release = false;
+    await page.route(/\/build\/.*\.js$/, (route) => (release ? route.continue() : void held.push(route)));
+    await page.goto("/");
+    const t = `typed-early-${Date.now().toString(36)}`;
+    const form = page.locator("#contact form");
+    await form.getByLabel("Name").fill("Grace Hopper");
+    await form.getByLabel("Email").fill(`grace+${t}@example.com`);
+    await form.getByLabel("Project Title").fill(`Early bird ${t}`);
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    expect(await isHydrated(page)).toBe(false);
+
+    release = true;
+    for (const route of held.splice(0)) await route.continue();
+    await expect.poll(() => isHydrated(page)).toBe(true);
+    await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
+    await form.getByRole("button", { name: contactForm.submit }).click();
+
+    await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
+    const rows = await stack.db`select name, email from contact_enquiries where project_title = ${`Early bird ${t}`}`;
+    expect(rows).toEqual([{ name: "Grace Hopper", email: `grace+${t}@example.com` }]);
+    void consoleErrors;
+  });
+
+  test("if the modules never arrive, the page still works: the form posts to the server", async ({ page, stack }) => {
+    await page.route(/\/build\/.*\.js$/, (route) => route.abort("internetdisconnected"));
+    await page.goto("/");
+    await page.mouse.move(20, 20); // the intent is shown; the modules fail
+    await page.waitForTimeout(250);
+    const t = `no-modules-${Date.now().toString(36)}`;
+    const form = page.locator("#contact form");
+    await form.getByLabel("Name").fill("Ada Lovelace");
+    await form.getByLabel("Email").fill(`ada+${t}@example.com`);
+    await form.getByLabel("Project Title").fill(`Offline scripts ${t}`);
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title);
+    expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Offline scripts ${t}`}`).toHaveLength(1);
+  });
+});
