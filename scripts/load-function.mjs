@@ -22,7 +22,7 @@ const { values: args } = parseArgs({
   },
 });
 
-export async function loadTest({ total, concurrency, warmup = 50, rate }) {
+export async function loadTest({ total, concurrency = 20, warmup = 50, rate }) {
   const pg = await startPostgres();
   const [smtpPort, httpPort, fnPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const catcher = await startSmtpCatcherProcess({ smtpPort, httpPort });
