@@ -39,7 +39,7 @@ describe("deferred hydration (browser half)", () => {
     expect([...document.querySelectorAll("body script")].map((s) => s.getAttribute("type"))).toEqual([null, "module"]);
   });
 
-  for (const event of ["touchstart", "focusin", "scroll", "wheel", "pointerdown"]) {
+  for (const event of ["touchstart", "focusin", "scroll", "wheel", "pointerdown", "click", "input"]) {
     it(`counts ${event} as intent`, () => {
       const { appended } = page();
       window.dispatchEvent(new Event(event));

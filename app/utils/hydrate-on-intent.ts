@@ -2,8 +2,8 @@
  * The browser half of deferred hydration (docs/decisions/008-hydrate-on-intent.md). The home page
  * works completely from its HTML: links, the `<details>` menu, every FAQ answer, and a form that
  * posts to the route's action. React and Remix are the enhancement, so they are fetched and run
- * when the visitor first shows intent - a touch, a key, a scroll, a pointer moving, focus - and the
- * first paint has nothing to share the phone's network and CPU with.
+ * when the visitor first shows intent - a touch, a key, a scroll, a pointer moving, focus, a click,
+ * input - and the first paint has nothing to share the phone's network and CPU with.
  *
  * The server (deferred-hydration.server.ts) writes Remix's module preloads without their `rel`, and
  * its two scripts (the router's context, then the bootstrap module) with inert types; this function,
@@ -11,7 +11,9 @@
  * renders, so hydration sees no difference. It must stay self-contained: it is serialised into the
  * page with `Function.prototype.toString`.
  */
-export const INTENT_EVENTS = ["pointerdown", "pointermove", "touchstart", "keydown", "focusin", "scroll", "wheel"] as const;
+// `click` and `input` too: a screen reader activating a control sends a click without any pointer
+// or key event, and autofill or dictation fill a field without keys.
+export const INTENT_EVENTS = ["pointerdown", "pointermove", "touchstart", "keydown", "focusin", "scroll", "wheel", "click", "input"] as const;
 export const DEFERRED_REL = "data-deferred-rel";
 /** The inert types standing in for a classic script and for `type="module"`. */
 export const DEFERRED_TYPES = { script: "text/x-deferred-script", module: "text/x-deferred-module" } as const;

@@ -284,6 +284,20 @@ Deno.test("returns 429 with Retry-After after 5 enquiries from one client in the
   assert.equal((await fn.handle(enquiry(valid(`${t}-other`)))).status, 200);
 });
 
+Deno.test("a burst across a window boundary is still limited (sliding window)", async () => {
+  await using fn = setup({ RATE_LIMIT_CLIENT_WINDOW_SECONDS: "2" });
+  const ip = client();
+  const t = token();
+  // Start just after a boundary, so the five fit in one 2-second window.
+  await new Promise((r) => setTimeout(r, 2000 - (Date.now() % 2000) + 50));
+  for (let i = 0; i < 5; i++) {
+    assert.equal((await fn.handle(enquiry(valid(`${t}-${i}`), { "cf-connecting-ip": ip }))).status, 200);
+  }
+  // Just after the next boundary: a fixed window would have started counting from zero again.
+  await new Promise((r) => setTimeout(r, 2000 - (Date.now() % 2000) + 50));
+  assert.equal((await fn.handle(enquiry(valid(`${t}-late`), { "cf-connecting-ip": ip }))).status, 429);
+});
+
 Deno.test("a spoofed X-Forwarded-For does not escape the per-client limit", async () => {
   await using fn = setup({ RATE_LIMIT_PER_CLIENT: "1" });
   const ip = `192.0.2.${(seq % 250) + 1}`;
