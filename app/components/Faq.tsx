@@ -12,7 +12,7 @@ const items = faq.map((item, index) => ({
 }));
 
 /** The spec's accordion on top of Radix's "multiple" one: opening an item closes the one that was open. */
-export function onlyNewlyOpened(next: string[], current: string[]) {
+function onlyNewlyOpened(next: string[], current: string[]) {
   return next.filter((value) => !current.includes(value));
 }
 
