@@ -7,10 +7,29 @@ export default defineConfig({
   plugins: [vanillaExtractPlugin()],
   resolve: { alias: { "~": path.resolve(__dirname, "app") } },
   test: {
-    globals: true,
-    environment: "happy-dom",
-    include: ["app/**/*.test.{ts,tsx}", "supabase/functions/_shared/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}"],
-    setupFiles: ["tests/setup-unit.ts"],
     restoreMocks: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          globals: true,
+          environment: "happy-dom",
+          include: ["app/**/*.test.{ts,tsx}", "supabase/functions/_shared/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}"],
+          setupFiles: ["tests/setup-unit.ts"],
+        },
+      },
+      {
+        // `npm run stack` itself, started as a developer starts it (real PostgreSQL, Deno, SMTP, site).
+        extends: true,
+        test: {
+          name: "stack",
+          environment: "node",
+          include: ["tests/stack/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -109,7 +109,7 @@ export async function loadTest({ total, concurrency = 20, warmup = 50, rate }) {
   await sql.end();
   await fn.stop();
   await catcher.stop();
-  pg.stop();
+  await pg.stop();
 
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];

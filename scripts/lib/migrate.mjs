@@ -1,5 +1,7 @@
-// Applies supabase/migrations to a plain Postgres, after creating what Supabase would already have:
+// Applies supabase/migrations to a plain PostgreSQL, after creating what Supabase would already have:
 // the API roles and its default grants (so the migrations' revokes are really put to the test).
+// Applied versions are recorded where the Supabase CLI records them (supabase_migrations.schema_migrations),
+// so a kept database (the stack's data folder) gets exactly the migrations it has not seen.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
@@ -15,23 +17,40 @@ end $$;
 grant usage on schema public to anon, authenticated, service_role;
 alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
 alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+create schema if not exists supabase_migrations;
+create table if not exists supabase_migrations.schema_migrations (version text primary key, statements text[], name text);
 `;
 
+/** The migration files in order; `version` is the timestamp prefix, as the Supabase CLI reads it. */
 export function migrationFiles() {
   const dir = path.join(root, "supabase/migrations");
   return readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
     .sort()
-    .map((f) => ({ name: f, sql: readFileSync(path.join(dir, f), "utf8") }));
+    .map((f) => {
+      const [, version, name] = /^(\d+)_(.*)\.sql$/.exec(f) ?? [];
+      if (!version) throw new Error(`supabase/migrations/${f}: the name must be <timestamp>_<name>.sql`);
+      return { file: f, version, name, sql: readFileSync(path.join(dir, f), "utf8") };
+    });
 }
 
-/** Runs the bootstrap and every migration, each in its own transaction. */
+/** Runs the bootstrap, then each migration not yet recorded, each in its own transaction. Returns the versions applied. */
 export async function migrate(url) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const applied = [];
   try {
     await sql.unsafe(SUPABASE_BOOTSTRAP);
-    for (const { sql: text } of migrationFiles()) await sql.begin((tx) => tx.unsafe(text));
+    const done = new Set((await sql`select version from supabase_migrations.schema_migrations`).map((r) => r.version));
+    for (const migration of migrationFiles()) {
+      if (done.has(migration.version)) continue;
+      await sql.begin(async (tx) => {
+        await tx.unsafe(migration.sql);
+        await tx`insert into supabase_migrations.schema_migrations (version, name) values (${migration.version}, ${migration.name})`;
+      });
+      applied.push(migration.version);
+    }
   } finally {
     await sql.end();
   }
+  return applied;
 }

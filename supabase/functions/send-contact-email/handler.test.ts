@@ -1,4 +1,4 @@
-// Behaviour of send-contact-email against a real PostgreSQL 15 and a real SMTP catcher, both
+// Behaviour of send-contact-email against a real PostgreSQL (scripts/lib/postgres.mjs) and a real SMTP catcher, both
 // started by scripts/test-function.mjs (which passes their addresses in the environment).
 import assert from "node:assert/strict";
 import postgres from "postgres";
