@@ -9,13 +9,19 @@ export NO_COLOR=1
 
 step "Types (app) and Deno check + lint (function)"
 npx tsc --noEmit
-(cd supabase/functions/send-contact-email && ../../../node_modules/.bin/deno check --config deno.json index.ts && ../../../node_modules/.bin/deno lint --config deno.json . ../_shared)
+DENO=node_modules/deno/deno
+$DENO check --config supabase/functions/send-contact-email/deno.json supabase/functions/send-contact-email/
+$DENO lint --config supabase/functions/send-contact-email/deno.json supabase/functions/send-contact-email/ supabase/functions/_shared/
 
 step "Unit tests (Vitest)"
 npx vitest run --project unit
 
 step "Function tests (Deno, real PostgreSQL + SMTP catcher)"
 node scripts/test-function.mjs
+
+step "Function tests under the edge runtime's Deno (2.1.x), and the Supabase CLI on this repo"
+node scripts/test-function.mjs --edge-runtime
+node --test scripts/test-deploy.mjs
 
 step "Production build and byte budgets"
 npm run build --silent

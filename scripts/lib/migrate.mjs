@@ -34,12 +34,16 @@ export function migrationFiles() {
     });
 }
 
-/** Runs the bootstrap, then each migration not yet recorded, each in its own transaction. Returns the versions applied. */
-export async function migrate(url) {
+/**
+ * Runs the bootstrap, then (unless `only: "bootstrap"`) each migration not yet recorded, each in its own
+ * transaction. Returns the versions applied.
+ */
+export async function migrate(url, { only = "all" } = {}) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const applied = [];
   try {
     await sql.unsafe(SUPABASE_BOOTSTRAP);
+    if (only === "bootstrap") return applied;
     const done = new Set((await sql`select version from supabase_migrations.schema_migrations`).map((r) => r.version));
     for (const migration of migrationFiles()) {
       if (done.has(migration.version)) continue;

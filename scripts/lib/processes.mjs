@@ -1,6 +1,7 @@
 // Starting the function (Deno) and the site (remix-serve) as child processes with their env.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { DENO, FUNCTION_CONFIG } from "./deno.mjs";
 import { isListening, waitForPort } from "./ports.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -40,9 +41,9 @@ async function start(name, command, args, { env, port, quiet }) {
 
 /** send-contact-email under Deno at http://127.0.0.1:<port>/functions/v1/send-contact-email. */
 export async function startFunction({ port, env, quiet = true }) {
-  const proc = await start("function", bin("deno"), [
+  const proc = await start("function", DENO, [
     "run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys",
-    "--config", "supabase/functions/send-contact-email/deno.json",
+    "--config", FUNCTION_CONFIG,
     "supabase/functions/send-contact-email/index.ts",
   ], { env: { DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`, NO_COLOR: "1", ...env }, port, quiet });
   await proc.ready;

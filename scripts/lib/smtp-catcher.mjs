@@ -1,10 +1,14 @@
-// A real SMTP server that keeps every mail it receives, with a small HTTP API to read them:
+// A real SMTP server that keeps every mail it receives, with a small HTTP API to read them.
+// Like a real mail server it refuses recipients that do not exist: any address at REJECTED_DOMAIN gets
+// "550 5.1.1 no such user" (permanent), so tests can prove how the function treats a permanent refusal.
 //   GET /messages (JSON)   GET /messages/count   DELETE /messages   GET / (an HTML list for people)
 // Run on its own (a separate process, so a load generator's timings are not disturbed by it):
 //   node scripts/lib/smtp-catcher.mjs <smtpPort> <httpPort>
 import http from "node:http";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+
+export const REJECTED_DOMAIN = "rejected.example";
 
 export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" }) {
   // Raw mail is kept at once and parsed only when read, so catching stays cheap under load.
@@ -38,6 +42,13 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
     size: 1024 * 1024,
+    onRcptTo(address, session, callback) {
+      if (address.address.toLowerCase().endsWith(`@${REJECTED_DOMAIN}`)) {
+        const error = Object.assign(new Error("5.1.1 no such user"), { responseCode: 550 });
+        return callback(error);
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks = [];
       stream.on("data", (chunk) => chunks.push(chunk));

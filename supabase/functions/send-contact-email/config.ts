@@ -8,8 +8,12 @@ export type MailConfig =
   | { transport: "smtp"; host: string; port: number; secure: boolean; user?: string; pass?: string };
 
 export type Config = {
+  /** DB_POOLER_URL (Supavisor, transaction mode) when set, else the direct SUPABASE_DB_URL. */
   databaseUrl: string;
-  /** Connections per function instance; Supabase's pooler shares them across instances. */
+  /**
+   * Connections per function isolate. Hosted Supabase gives functions the direct connection
+   * (SUPABASE_DB_URL), and every isolate opens its own pool: keep it small, or set DB_POOLER_URL.
+   */
   dbPoolMax: number;
   mail: MailConfig;
   mailFrom: string;
@@ -25,6 +29,12 @@ export type Config = {
   rateLimit: { perClient: number; clientWindowSeconds: number; global: number; globalWindowSeconds: number };
   maxAttempts: number;
   mailTimeoutMs: number;
+  /** Sends per second at most during redelivery, under the provider's own rate limit. */
+  mailRatePerSecond: number;
+  /** A failed delivery waits retryBaseSeconds × 2^(attempts-1), at most retryMaxSeconds. */
+  retry: { baseSeconds: number; maxSeconds: number };
+  /** How long one /redeliver call may work, well inside the platform's request limits. */
+  redeliveryBudgetMs: number;
 };
 
 type Env = { get(key: string): string | undefined };
@@ -63,9 +73,10 @@ export function loadConfig(env: Env): Config {
   }
 
   const config: Config = {
-    // Hosted Supabase sets SUPABASE_DB_URL for every function.
-    databaseUrl: str("SUPABASE_DB_URL"),
-    dbPoolMax: int("DB_POOL_MAX", 10),
+    // Hosted Supabase sets SUPABASE_DB_URL (the direct connection) for every function. Secrets may not
+    // start with SUPABASE_, hence DB_POOLER_URL for the project's own pooled URL.
+    databaseUrl: env.get("DB_POOLER_URL")?.trim() || str("SUPABASE_DB_URL"),
+    dbPoolMax: int("DB_POOL_MAX", 3),
     mail,
     mailFrom: str("MAIL_FROM", "Studio Bookings <bookings@studio.example>"),
     studioInbox: str("STUDIO_INBOX", "bookings@studio.example"),
@@ -87,7 +98,13 @@ export function loadConfig(env: Env): Config {
     },
     maxAttempts: int("DELIVERY_MAX_ATTEMPTS", 10),
     mailTimeoutMs: int("MAIL_TIMEOUT_MS", 10_000),
+    // Resend allows 2 requests a second by default; a local SMTP server takes more.
+    mailRatePerSecond: int("MAIL_RATE_PER_SECOND", mail.transport === "resend" ? 2 : 20),
+    retry: { baseSeconds: int("RETRY_BASE_SECONDS", 60), maxSeconds: int("RETRY_MAX_SECONDS", 6 * 3600) },
+    // Hosted functions may run 150 s (free plan) of wall clock; the scheduler calls every 5 minutes.
+    redeliveryBudgetMs: int("REDELIVERY_BUDGET_MS", 25_000),
   };
+  if (config.mailRatePerSecond < 1) problems.push("MAIL_RATE_PER_SECOND must be at least 1");
   if (problems.length > 0) throw new Error(`send-contact-email is misconfigured:\n- ${problems.join("\n- ")}`);
   return config;
 }

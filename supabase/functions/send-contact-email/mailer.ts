@@ -4,38 +4,67 @@ import type { MailConfig } from "./config.ts";
 import type { Email } from "./emails.ts";
 
 export type Mailer = {
-  /** Sends one mail; `key` makes the provider drop a repeat of the same delivery where it can. */
+  /** Sends one mail; `key` makes the provider drop a repeat of the same delivery where it can. Throws MailError. */
   send(email: Email, key: string): Promise<void>;
   close(): Promise<void>;
 };
+
+/**
+ * A failed send. `permanent` means the provider refused this mail for good (an address that does not
+ * exist, a message it will never accept): trying again cannot help. Everything else (the provider down,
+ * slow, rate-limiting us, or our own credentials wrong) is temporary: the mail waits and is tried again.
+ */
+export class MailError extends Error {
+  constructor(message: string, readonly permanent: boolean) {
+    super(message);
+    this.name = "MailError";
+  }
+}
 
 export function createMailer(config: MailConfig, from: string, timeoutMs: number): Mailer {
   return config.transport === "resend" ? resendMailer(config, from, timeoutMs) : smtpMailer(config, from, timeoutMs);
 }
 
+/** Resend: 429, 5xx, 408 and 401/403 (our key) are temporary; any other 4xx is about this mail. */
+export function isPermanentHttpStatus(status: number): boolean {
+  return status >= 400 && status < 500 && ![401, 403, 408, 409, 429].includes(status);
+}
+
+/** SMTP: a 5xx answer to the recipient or the message is final; auth (53x) and 4xx are not. */
+export function isPermanentSmtpError(error: { responseCode?: number; command?: string }): boolean {
+  const code = error.responseCode ?? 0;
+  return code >= 500 && code < 600 && !(code >= 530 && code < 540) && ["RCPT TO", "DATA"].includes(error.command ?? "");
+}
+
 function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from: string, timeoutMs: number): Mailer {
   return {
     async send(email, key) {
-      const response = await fetch(`${config.apiUrl}/emails`, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${config.apiKey}`,
-          "Content-Type": "application/json",
-          // Resend keeps idempotency keys for 24 hours: a retried delivery is not sent twice.
-          "Idempotency-Key": key,
-        },
-        body: JSON.stringify({
-          from,
-          to: [email.to],
-          reply_to: email.replyTo,
-          subject: email.subject,
-          text: email.text,
-          html: email.html,
-        }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      let response: Response;
+      try {
+        response = await fetch(`${config.apiUrl}/emails`, {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${config.apiKey}`,
+            "Content-Type": "application/json",
+            // Resend keeps idempotency keys for 24 hours: a retried delivery is not sent twice.
+            "Idempotency-Key": key,
+          },
+          body: JSON.stringify({
+            from,
+            to: [email.to],
+            reply_to: email.replyTo,
+            subject: email.subject,
+            text: email.text,
+            html: email.html,
+          }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        throw new MailError(`Resend unreachable: ${error instanceof Error ? error.message : error}`, false);
+      }
       if (!response.ok) {
-        throw new Error(`Resend answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+        const detail = (await response.text().catch(() => "")).slice(0, 200);
+        throw new MailError(`Resend answered ${response.status}: ${detail}`, isPermanentHttpStatus(response.status));
       }
       await response.body?.cancel();
     },
@@ -57,15 +86,20 @@ function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: st
   });
   return {
     async send(email, key) {
-      await transport.sendMail({
-        from,
-        to: email.to,
-        replyTo: email.replyTo,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        headers: { "X-Delivery-Key": key },
-      });
+      try {
+        await transport.sendMail({
+          from,
+          to: email.to,
+          replyTo: email.replyTo,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          headers: { "X-Delivery-Key": key },
+        });
+      } catch (error) {
+        const detail = error as { message?: string; responseCode?: number; command?: string; code?: string };
+        throw new MailError(`SMTP ${detail.code ?? "error"}: ${detail.message ?? String(error)}`, isPermanentSmtpError(detail));
+      }
     },
     close() {
       transport.close();

@@ -12,12 +12,27 @@ export type ClaimedDelivery = { enquiryId: string; kind: DeliveryKind; message: 
 
 export type Limits = { perClient: number; clientWindowSeconds: number; global: number; globalWindowSeconds: number };
 
+/** How long a failed delivery waits: `baseSeconds` × 2^(attempts-1), at most `maxSeconds`. */
+export type Backoff = { baseSeconds: number; maxSeconds: number };
+
+export type DeliveryCounts = { dead: number; waiting: number };
+
 export type Store = {
-  submit(key: string, message: ContactMessage, clientHash: string, limits: Limits): Promise<SubmitOutcome>;
-  /** Claims up to `limit` deliveries to send (of one enquiry, or of all when `enquiryId` is null). */
+  /** `clientHash` null: no trustworthy client address, so only the global limit applies. */
+  submit(key: string, message: ContactMessage, clientHash: string | null, limits: Limits): Promise<SubmitOutcome>;
+  /** Claims up to `limit` due deliveries to send (of one enquiry, or of all when `enquiryId` is null). */
   claim(enquiryId: string | null, limit: number, maxAttempts: number): Promise<ClaimedDelivery[]>;
   markSent(enquiryId: string, kind: DeliveryKind): Promise<void>;
-  markFailed(enquiryId: string, kind: DeliveryKind, error: string): Promise<void>;
+  /** Records a failed attempt; returns "dead" when it will not be tried again, else "pending". */
+  recordFailure(
+    enquiryId: string,
+    kind: DeliveryKind,
+    failure: { error: string; permanent: boolean },
+    maxAttempts: number,
+    backoff: Backoff,
+  ): Promise<"pending" | "dead">;
+  /** Deliveries that will not be tried again, and those waiting for a later attempt. */
+  deliveryCounts(): Promise<DeliveryCounts>;
   close(): Promise<void>;
 };
 
@@ -26,10 +41,11 @@ const CLAIM_SECONDS = 120;
 
 export function createStore(databaseUrl: string, options: { max?: number; connectTimeoutSeconds?: number } = {}): Store {
   const sql = postgres(databaseUrl, {
-    max: options.max ?? 8,
+    // Small on purpose: every isolate of the function has its own pool (see config.ts, DB_POOL_MAX).
+    max: options.max ?? 3,
     connect_timeout: options.connectTimeoutSeconds ?? 5,
     idle_timeout: 30,
-    // Supabase's transaction pooler does not support prepared statements.
+    // Supavisor in transaction mode (DB_POOLER_URL) does not support prepared statements.
     prepare: false,
     onnotice: () => {},
   });
@@ -39,7 +55,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       const [row] = await sql<{ outcome: string; enquiry_id: string | null; retry_after: number | null }[]>`
         select * from private.submit_enquiry(
           ${key}::uuid, ${message.name}, ${message.email}, ${message.projectTitle}, ${message.projectDetails},
-          ${clientHash}, ${limits.perClient}, make_interval(secs => ${limits.clientWindowSeconds}),
+          ${clientHash ?? ""}, ${clientHash === null ? null : limits.perClient}, make_interval(secs => ${limits.clientWindowSeconds}),
           ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds}))`;
       if (!row) throw new Error("submit_enquiry returned no row");
       if (row.outcome === "rate-limited") return { outcome: "rate-limited", retryAfterSeconds: row.retry_after ?? 60 };
@@ -59,9 +75,18 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       await sql`update public.contact_deliveries set status = 'sent', sent_at = now(), locked_until = null, last_error = null
         where enquiry_id = ${enquiryId} and kind = ${kind}`;
     },
-    async markFailed(enquiryId, kind, error) {
-      await sql`update public.contact_deliveries set status = 'pending', locked_until = null, last_error = ${error.slice(0, 500)}
-        where enquiry_id = ${enquiryId} and kind = ${kind}`;
+    async recordFailure(enquiryId, kind, failure, maxAttempts, backoff) {
+      const [row] = await sql<{ status: "pending" | "dead" }[]>`select private.record_delivery_failure(
+          ${enquiryId}::uuid, ${kind}, ${failure.error}, ${failure.permanent}, ${maxAttempts},
+          make_interval(secs => ${backoff.baseSeconds}), make_interval(secs => ${backoff.maxSeconds})) as status`;
+      return row?.status ?? "pending";
+    },
+    async deliveryCounts() {
+      const [row] = await sql<{ dead: number; waiting: number }[]>`select
+          count(*) filter (where status = 'dead')::int as dead,
+          count(*) filter (where status in ('pending', 'sending'))::int as waiting
+        from public.contact_deliveries`;
+      return { dead: row?.dead ?? 0, waiting: row?.waiting ?? 0 };
     },
     async close() {
       await sql.end({ timeout: 5 });
