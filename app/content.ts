@@ -202,6 +202,13 @@ export const toasts = {
 
 export const faqSection = { heading: "Frequently Asked Questions" } as const;
 
+/** A service's price as the services list shows it, so the FAQ never repeats a price by hand. */
+function priceOf(title: Service["title"]): string {
+  const service = services.find((s) => s.title === title);
+  if (!service) throw new Error(`no service titled ${title}`);
+  return service.price;
+}
+
 // Twelve items carrying exactly the booking terms and studio facts of spec point 9.
 export const faq: readonly FaqItem[] = [
   {
@@ -245,7 +252,7 @@ export const faq: readonly FaqItem[] = [
   },
   {
     question: "Do you offer mixing and mastering?",
-    answer: "Yes. Mixing is $150 - $250 and mastering is $50/song.",
+    answer: `Yes. Mixing is ${priceOf("Mixing")} and mastering is ${priceOf("Mastering")}.`,
   },
   {
     question: "Is the studio 420-friendly?",

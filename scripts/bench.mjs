@@ -2,7 +2,7 @@
 //   Lighthouse (production build, mobile and desktop, median of 3): scores, FCP, LCP, TBT, CLS, bytes
 //   first-view weight: gzipped JS on arrival and on the first intent, HTML + render-blocking CSS
 //   throughput and p99 of `/` (autocannon) next to a static server sending the same HTML bytes
-//   enquiries end to end (function -> PostgreSQL 15, mails caught): the most per second (500 at
+//   enquiries end to end (function -> PostgreSQL 17, mails caught): the most per second (500 at
 //   concurrency 20), and p50/p99 latency with enquiries arriving at 200/s (open loop)
 // Writes bench/results.json so the next change can be compared with this one.
 import { spawn } from "node:child_process";
@@ -14,6 +14,7 @@ import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROME } from "./lib/chromium.mjs";
 import { loadTest } from "./load-function.mjs";
+import { visitorBench } from "./visitor.mjs";
 import { pageWeight } from "./lib/page-weight.mjs";
 import { freePort } from "./lib/ports.mjs";
 import { ROOT, startSite } from "./lib/processes.mjs";
@@ -46,6 +47,10 @@ try {
     );
     results.lighthouse[preset] = { median, runs };
   }
+
+  // --- a visitor on a slow phone (scripts/visitor.mjs): what Lighthouse never does ---------------
+  log("visitor (360 px, CPU x4, slow 4G, scroll and tap), 5 runs a scenario");
+  results.visitor = await visitorBench(site.url, 5);
 
   // --- bytes ----------------------------------------------------------------------------------
   const weight = await pageWeight(site.url);
@@ -155,6 +160,10 @@ function printTable(r) {
     rows.push([`  FCP / LCP (${preset})`, `${m.fcpMs} ms / ${m.lcpMs} ms`, preset === "mobile" ? "LCP <= 1200 ms" : ""]);
     rows.push([`  TBT / CLS (${preset})`, `${m.tbtMs} ms / ${m.cls}`, preset === "mobile" ? "<= 50 ms / 0" : ""]);
     rows.push([`  total bytes (${preset})`, kb(m.totalBytes), "<= 250 KB"]);
+  }
+  for (const [scenario, v] of Object.entries(r.visitor ?? {})) {
+    rows.push([`Visitor ${scenario} (360 px, CPU x4, slow 4G; medians of 5)`, `LCP ${v.lcpMs} ms, CLS ${v.cls} (max ${v.clsMax}), INP ${v.inpMs} ms`, "CLS 0, INP <= 100 ms"]);
+    rows.push(["  tapped answer open / most answers open", `${v.tappedOpen} / ${v.mostOpen}`, "all / 1"]);
   }
   rows.push(["JS on arrival (gzip)", kb(r.weight.initialJsGzip), "<= 105 KB"]);
   rows.push(["JS on first intent (gzip)", kb(r.weight.intentJsGzip), "<= 105 KB"]);

@@ -7,7 +7,8 @@ export const item = style({
   background: vars.color.surface,
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.medium,
-  selectors: { "&[data-state=open]": { borderColor: vars.color.accent } },
+  // [open]: the native <details> before hydration; [data-state=open]: the Radix item after it.
+  selectors: { "&[data-state=open], &[open]": { borderColor: vars.color.accent } },
 });
 
 export const heading = style({ margin: 0, fontSize: vars.fontSize.body });
@@ -23,16 +24,31 @@ export const trigger = style({
   gap: vars.space.medium,
   padding: `${vars.space.medium} ${vars.space.large}`,
   fontWeight: 700,
+  // Set here, not inherited: the Radix trigger sits in an <h3>, the native <summary> does not, and
+  // both must be exactly as tall (no shift when one replaces the other).
+  fontSize: vars.fontSize.body,
+  lineHeight: 1.4,
+  fontFamily: vars.font.display,
+  letterSpacing: "-0.01em",
   cursor: "pointer",
   borderRadius: vars.radius.medium,
   selectors: { "&:focus-visible": { outline: `3px solid ${vars.color.focus}`, outlineOffset: "2px" } },
+});
+
+/** The native <summary>: no disclosure triangle of the browser's own (the chevron shows the state). */
+export const summary = style({
+  listStyle: "none",
+  selectors: { "&::-webkit-details-marker": { display: "none" } },
 });
 
 export const chevron = style({
   flexShrink: 0,
   color: vars.color.accent,
   transition: "transform 200ms ease",
-  selectors: { [`${trigger}[data-state=open] &`]: { transform: "rotate(180deg)" } },
+  selectors: {
+    [`${trigger}[data-state=open] &, details[open] > ${trigger} &`]: { transform: "rotate(180deg)" },
+  },
+  "@media": { "(prefers-reduced-motion: reduce)": { transition: "none" } },
 });
 
 export const content = style({

@@ -15,4 +15,10 @@ describe("FAQ on the server", () => {
       expect(html).toContain(escape(item.answer));
     }
   });
+
+  it("is a native exclusive accordion, every item closed", () => {
+    const html = renderToString(<Faq />);
+    expect(html.match(/<details name="faq"/g)).toHaveLength(faq.length);
+    expect(html).not.toMatch(/<details[^>]* open/);
+  });
 });

@@ -32,15 +32,17 @@ export const logo = style({
   fontWeight: 800,
   fontSize: vars.fontSize.large,
   textDecoration: "none",
-  whiteSpace: "nowrap",
-  // A long studio name gives way to the buttons on narrow phones.
   minWidth: 0,
-  overflow: "hidden",
-  textOverflow: "ellipsis",
   selectors: { "&:hover": { color: vars.color.text } },
 });
 
-export const logoText = style({ overflow: "hidden", textOverflow: "ellipsis" });
+// On a narrow phone the whole name stays readable: it wraps onto two lines at a smaller size
+// instead of being cut short by the buttons beside it.
+export const logoText = style({
+  lineHeight: 1.1,
+  overflowWrap: "anywhere",
+  "@media": { "(max-width: 479px)": { fontSize: vars.fontSize.body } },
+});
 
 export const logoMark = style({ color: vars.color.accent, flexShrink: 0 });
 

@@ -1,0 +1,24 @@
+// `node scripts/screenshots.mjs`: the README's screenshots (docs/screenshot-{360,1440}.png), taken from
+// the production build with the default configuration (the studio a newcomer would see), hydrated:
+// the first screen a visitor sees.
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./lib/chromium.mjs";
+import { freePort } from "./lib/ports.mjs";
+import { ROOT, startSite } from "./lib/processes.mjs";
+
+const site = await startSite({ port: await freePort(), env: {} });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+try {
+  for (const width of [360, 1440]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(`${site.url}/`);
+    await page.mouse.move(5, 5);
+    await page.waitForFunction(() => window.__remixRouter?.state.initialized === true);
+    await page.screenshot({ path: path.join(ROOT, `docs/screenshot-${width}.png`), fullPage: false });
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  await site.stop();
+}

@@ -1,0 +1,161 @@
+/**
+ * The FAQ is the spec's accordion from the first byte (docs/decisions/011-faq-native-first.md): native
+ * `<details name="faq">` with JavaScript off and before hydration, the Radix accordion after it, and
+ * nothing the visitor sees moves when one becomes the other.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { readFileSync } from "node:fs";
+import type { Page, Route } from "@playwright/test";
+import { faq } from "../../app/content";
+import { expect, isHydrated, test } from "./fixtures";
+
+const question = (page: Page, i: number) => page.locator(`#faq-${i + 1}-question`);
+const answer = (page: Page, i: number) => page.getByText(faq[i]!.answer);
+const openAnswers = (page: Page) =>
+  page.locator("#faq [id$=-answer]").evaluateAll((els) => els.filter((el) => el.checkVisibility()).length);
+const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/** Holds the page's JavaScript modules back (a slow network), so it stays unhydrated until `release()`. */
+async function holdModules(page: Page) {
+  const held: Route[] = [];
+  let released = false;
+  await page.route(/\/build\/.*\.js$/, (route) => (released ? route.continue() : held.push(route)));
+  return {
+    release: async () => {
+      released = true;
+      await Promise.all(held.splice(0).map((route) => route.continue()));
+    },
+  };
+}
+
+/** The accordion rules, by pointer and by keyboard, whatever renders the accordion. */
+async function accordionRules(page: Page) {
+  expect(await openAnswers(page)).toBe(0);
+  await question(page, 0).click();
+  await expect(answer(page, 0)).toBeVisible();
+  await question(page, 1).click();
+  await expect(answer(page, 1)).toBeVisible();
+  await expect(answer(page, 0)).toBeHidden();
+  expect(await openAnswers(page)).toBe(1);
+  await question(page, 1).click();
+  await expect(answer(page, 1)).toBeHidden();
+  expect(await openAnswers(page)).toBe(0);
+  // Keyboard: Enter opens, Space closes again.
+  await question(page, 2).focus();
+  await page.keyboard.press("Enter");
+  await expect(answer(page, 2)).toBeVisible();
+  await page.keyboard.press("Space");
+  await expect(answer(page, 2)).toBeHidden();
+}
+
+test.describe("FAQ with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("is one exclusive accordion, all closed, every answer in the page, by mouse and keyboard", async ({ page }) => {
+    await page.goto("/");
+    expect(await page.locator("#faq details[name=faq]").count()).toBe(faq.length);
+    for (const item of faq) await expect(page.getByText(item.answer)).toBeAttached();
+    await accordionRules(page);
+  });
+});
+
+test.describe("FAQ before and through hydration", () => {
+  test("before hydration it follows the same rules", async ({ page, consoleErrors }) => {
+    await holdModules(page);
+    await page.goto("/");
+    await accordionRules(page);
+    expect(await isHydrated(page)).toBe(false);
+    void consoleErrors;
+  });
+
+  test("hydration keeps the item the visitor opened and the focused question, and moves nothing", async ({ page, consoleErrors }) => {
+    const modules = await holdModules(page);
+    await page.goto("/");
+    await question(page, 4).click();
+    await question(page, 4).focus();
+    await expect(answer(page, 4)).toBeVisible();
+    const before = await page.locator("#faq").boundingBox();
+    const itemTops = () => page.locator("#faq [id$=-question]").evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
+    const topsBefore = await itemTops();
+
+    await modules.release();
+    await expect.poll(() => isHydrated(page)).toBe(true);
+    await expect(page.locator("#faq [data-orientation]").first()).toBeAttached();
+    await expect(question(page, 4)).toHaveAttribute("aria-expanded", "true");
+    await expect(question(page, 4)).toBeFocused();
+    await expect(answer(page, 4)).toBeVisible();
+    expect(await openAnswers(page)).toBe(1);
+    expect(await page.locator("#faq").boundingBox()).toEqual(before);
+    expect(await itemTops()).toEqual(topsBefore);
+    // And the Radix accordion follows the rules from there.
+    await question(page, 4).click();
+    await expect(answer(page, 4)).toBeHidden();
+    void consoleErrors;
+  });
+
+  test("has no WCAG 2.2 AA violation with an answer open, before and after hydration (axe)", async ({ page, consoleErrors }) => {
+    const modules = await holdModules(page);
+    await page.goto("/");
+    await question(page, 0).click();
+    const before = await new AxeBuilder({ page }).include("#faq").withTags(WCAG).analyze();
+    expect(before.violations.map((v) => v.id)).toEqual([]);
+    await modules.release();
+    await expect.poll(() => isHydrated(page)).toBe(true);
+    await expect(page.locator("#faq [data-orientation]").first()).toBeAttached();
+    const after = await new AxeBuilder({ page }).include("#faq").withTags(WCAG).analyze();
+    expect(after.violations.map((v) => v.id)).toEqual([]);
+    void consoleErrors;
+  });
+});
+
+// A phone visitor: CPU slowed 4×, web-vitals measuring layout shifts. Each scenario runs several
+// times, so a slow machine cannot hide a shift behind a lucky timing.
+test.describe("a visitor on a slow phone", () => {
+  test.skip(({ viewport }) => (viewport?.width ?? 0) > 400, "phones: the 360 px project");
+  const WEB_VITALS = readFileSync("node_modules/web-vitals/dist/web-vitals.iife.js", "utf8");
+  const RUNS = 3;
+
+  async function slowPhone(page: Page) {
+    await page.addInitScript({
+      content: `${WEB_VITALS};window.__cls=0;webVitals.onCLS((m)=>{window.__cls=m.value},{reportAllChanges:true});`,
+    });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  }
+  const cls = (page: Page) => page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+
+  for (const anchor of ["", "#faq", "#contact", "#services", "#equipment"]) {
+    test(`landing on /${anchor}, hydrating and scrolling shifts nothing`, async ({ page, consoleErrors }) => {
+      await slowPhone(page);
+      for (let run = 0; run < RUNS; run++) {
+        await page.goto(`/?run=${run}${anchor}`, { waitUntil: "load" });
+        await page.mouse.wheel(0, 600);
+        await expect.poll(() => isHydrated(page), { timeout: 15_000 }).toBe(true);
+        await page.waitForTimeout(300);
+        await page.mouse.wheel(0, 900);
+        await page.waitForTimeout(300);
+        expect(await cls(page), `run ${run}`).toBe(0);
+      }
+      void consoleErrors;
+    });
+  }
+
+  test("a tap on a question as the first input opens it, and it stays open through hydration; after hydration too", async ({ page, consoleErrors }) => {
+    await slowPhone(page);
+    for (let run = 0; run < RUNS; run++) {
+      await page.goto(`/?run=${run}#faq`, { waitUntil: "load" });
+      await question(page, 2).tap();
+      await expect(answer(page, 2)).toBeVisible();
+      await expect.poll(() => isHydrated(page), { timeout: 15_000 }).toBe(true);
+      await expect(page.locator("#faq [data-orientation]").first()).toBeAttached();
+      await expect(answer(page, 2)).toBeVisible();
+      expect(await openAnswers(page)).toBe(1);
+      // After hydration, the next tap moves the open item.
+      await question(page, 5).tap();
+      await expect(answer(page, 5)).toBeVisible();
+      await expect(answer(page, 2)).toBeHidden();
+      expect(await cls(page), `run ${run}`).toBe(0);
+    }
+    void consoleErrors;
+  });
+});
