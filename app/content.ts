@@ -200,6 +200,29 @@ export const toasts = {
   dismiss: "Dismiss",
 } as const;
 
+/**
+ * What the form says after a post made without JavaScript, where the spec's toasts cannot appear, for
+ * the outcomes the spec does not name. `{minutes}` is when to try again.
+ */
+export const formNotices = {
+  invalid: {
+    title: "Please correct the highlighted fields",
+    text: "Each field that needs a change says what is wrong beside it. Your message is still here.",
+  },
+  tooFast: {
+    title: "Please take a moment and send again",
+    text: "That was quicker than we expected from a person. Your message is still here: check it and press Send Message again.",
+  },
+  rateLimited: {
+    title: "Please try again in {minutes} minutes",
+    text: "We have received several enquiries from you in a short time. Your message is still here.",
+  },
+  refused: {
+    title: "We could not read that form",
+    text: "Please fill it in again on this page and press Send Message.",
+  },
+} as const;
+
 export const faqSection = { heading: "Frequently Asked Questions" } as const;
 
 /** A service's price as the services list shows it, so the FAQ never repeats a price by hand. */

@@ -16,8 +16,7 @@ import "./styles/global.css";
 import { ErrorScreen } from "./components/ErrorScreen";
 import { ToastViewport } from "./components/Toasts";
 import { ANNOUNCER_ID } from "./utils/announce";
-import { InlineStyles } from "./utils/critical-css";
-import { useNonce } from "./utils/nonce";
+import { InlineStyles } from "./document/critical-css";
 import { visuallyHidden } from "./styles/utilities.css";
 
 export const links: LinksFunction = () => [
@@ -37,7 +36,6 @@ export function useRootData() {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -45,7 +43,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0f0e13" />
         <Meta />
-        <InlineStyles nonce={nonce} />
+        <InlineStyles />
         <Links />
       </head>
       <body id="top">
@@ -53,7 +51,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* Present from the first byte, so screen readers hear what is written into it later. */}
         <div id={ANNOUNCER_ID} className={visuallyHidden} role="status" aria-live="polite" aria-atomic="true" />
         <ToastViewport />
-        <Scripts nonce={nonce} />
+        <Scripts />
       </body>
     </html>
   );

@@ -6,7 +6,8 @@
 
 import type { PublicEnv, StudioConfig } from "./config";
 
-export type Config = { studio: StudioConfig; publicEnv: PublicEnv };
+/** `relaySecret`: ENQUIRY_RELAY_SECRET, shared with the function; the no-JS form needs it. */
+export type Config = { studio: StudioConfig; publicEnv: PublicEnv; relaySecret?: string };
 
 function read(env: NodeJS.ProcessEnv, key: string, fallback: string): string {
   const value = env[key]?.trim();
@@ -29,7 +30,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (/service_role|sb_secret_/.test(anonKey) || jwtRole(anonKey) === "service_role") {
     throw new Error("SUPABASE_ANON_KEY holds a secret key; use the public anon or publishable key");
   }
+  const relaySecret = env.ENQUIRY_RELAY_SECRET?.trim() || undefined;
+  if (!relaySecret && env.NODE_ENV === "production") {
+    // Without it the function cannot tell no-JS visitors apart, and the no-JS form cannot send at all.
+    throw new Error(
+      "ENQUIRY_RELAY_SECRET is required in production: set the same long random value on the site and as a secret of the function (README, Deployment)",
+    );
+  }
   return {
+    relaySecret,
     studio: {
       name: read(env, "STUDIO_NAME", "Lakeshore Sound Studio"),
       email,

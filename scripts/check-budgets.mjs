@@ -1,12 +1,8 @@
-// Byte budgets for the first view (issue: performance). Deterministic: counts bytes, not time.
-//   JavaScript on arrival          none: the home page hydrates on the first intent (decision 008)
-//   JavaScript on the first intent <= 105 KB gzipped (React, Remix, the page), no supabase-js in either
-//   HTML + render-blocking CSS     <= 14 KB gzipped (one round trip's worth of TCP initial window)
+// Byte budgets for the first view (scripts/lib/budgets.mjs). Deterministic: counts bytes, not time.
+import { BUDGETS, kb } from "./lib/budgets.mjs";
 import { freePort } from "./lib/ports.mjs";
 import { pageWeight } from "./lib/page-weight.mjs";
 import { startSite } from "./lib/processes.mjs";
-
-export const BUDGETS = { jsGzip: 0, intentJsGzip: 105 * 1024, htmlCssGzip: 14 * 1024 };
 
 const site = await startSite({ port: await freePort(), env: { SITE_URL: "https://studio.example" } });
 let weight;
@@ -15,7 +11,6 @@ try {
 } finally {
   await site.stop();
 }
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const rows = [
   ["JS on arrival (gzip)", weight.jsGzip, BUDGETS.jsGzip],
   ["JS on intent (gzip)", weight.intentJsGzip, BUDGETS.intentJsGzip],

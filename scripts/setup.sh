@@ -10,16 +10,19 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 
-# A browser: Playwright's own where it was installed (`npx playwright install chromium`), else
-# Debian's. Playwright cannot download its browser on machines without internet, so there, and only
-# as root or with sudo, Debian's is installed with apt.
-if ! node scripts/lib/chromium.mjs >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
-    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
-    echo "setup: installing chromium from Debian (Playwright's own could not be found)"
-    $SUDO apt-get update -qq
-    # Fonts too, for legible screenshots and the social card.
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
-  fi
+# From apt only what npm cannot bring, only where apt runs (root or passwordless sudo):
+# - a browser, where Playwright's own (`npx playwright install chromium`) is not there: Playwright
+#   cannot download it on machines without internet; fonts too, for legible screenshots;
+# - nginx, the real shared cache the CDN test puts in front of the site (skipped where it is missing).
+need=()
+node scripts/lib/chromium.mjs >/dev/null 2>&1 || need+=(chromium fonts-dejavu-core)
+[ -x "${NGINX_PATH:-/usr/sbin/nginx}" ] || need+=(nginx-light)
+if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
+  echo "setup: installing ${need[*]} from Debian"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # The Debian package starts a server of its own on port 80; the tests start their own.
+  $SUDO service nginx stop >/dev/null 2>&1 || true
 fi
 node scripts/lib/chromium.mjs

@@ -92,7 +92,7 @@ log "built in $(( $(date +%s) - t0 )) s; image $(podman image inspect localhost/
 
 PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 podman run -d --name "$CTR" -p "127.0.0.1:$PORT:3000" \
-  -e SITE_URL=https://studio.example -e SUPABASE_URL=https://project.supabase.example \
+  -e SITE_URL=https://studio.example -e SUPABASE_URL=https://project.supabase.example -e ENQUIRY_RELAY_SECRET=container-relay-secret \
   -e SUPABASE_ANON_KEY=public-anon-key -e STUDIO_EMAIL=hello@studio.example -e STUDIO_NAME="Container Studio" \
   localhost/studio-site:test >/dev/null
 URL=http://127.0.0.1:$PORT

@@ -2,17 +2,16 @@ import { contactSection } from "~/content";
 import type { PublicEnv, StudioConfig } from "~/config";
 import { card, container, section, sectionHeading, sectionIntro, visuallyHidden } from "~/styles/utilities.css";
 import * as styles from "./Contact.css";
-import { ContactForm, type FormOutcome } from "./ContactForm";
+import { ContactForm } from "~/enquiry/ContactForm";
+import type { FormOutcome } from "~/enquiry/outcome";
 
 type Props = {
   studio: StudioConfig;
   publicEnv: PublicEnv;
-  idempotencyKey: string;
-  renderedAt: number;
   outcome?: FormOutcome;
 };
 
-export function Contact({ studio, publicEnv, idempotencyKey, renderedAt, outcome }: Props) {
+export function Contact({ studio, publicEnv, outcome }: Props) {
   const { formCard, touchCard, hoursCard } = contactSection;
   const { street, locality, region, postalCode } = studio.address;
   return (
@@ -29,8 +28,6 @@ export function Contact({ studio, publicEnv, idempotencyKey, renderedAt, outcome
             <ContactForm
               studioEmail={studio.email}
               publicEnv={publicEnv}
-              idempotencyKey={idempotencyKey}
-              renderedAt={renderedAt}
               outcome={outcome}
             />
           </div>

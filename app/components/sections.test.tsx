@@ -58,7 +58,7 @@ describe("page sections", () => {
   });
 
   it("the contact section shows the studio's details and opens the social link safely", () => {
-    render(<Contact studio={studio} publicEnv={{ supabaseUrl: "http://x", supabaseAnonKey: "k" }} idempotencyKey="0b7c1f38-3f7e-4b43-9a43-2f0a8f1c2d3e" renderedAt={0} />);
+    render(<Contact studio={studio} publicEnv={{ supabaseUrl: "http://x", supabaseAnonKey: "k" }} />);
     expect(screen.getByRole("heading", { name: "Let's Create Together" })).toBeInTheDocument();
     expect(screen.getByText(/Etobicoke, Ontario/)).toBeInTheDocument();
     const social = screen.getByRole("link", { name: /Instagram/ });

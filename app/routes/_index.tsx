@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
-import { randomUUID } from "node:crypto";
+import { useActionData } from "@remix-run/react";
 import { Contact } from "~/components/Contact";
 import { Equipment } from "~/components/Equipment";
 import { Faq } from "~/components/Faq";
@@ -14,7 +13,8 @@ import { meta as metaText } from "~/content";
 import { useRootData } from "~/root";
 import type { StudioConfig } from "~/config";
 import { config } from "~/studio.server";
-import { submitEnquiryForm } from "~/utils/enquiry.server";
+import type { DocumentHandle } from "~/document/handle";
+import { submitEnquiryForm } from "~/enquiry/action.server";
 import { pageMeta } from "~/utils/seo";
 import { skipLink } from "~/styles/utilities.css";
 
@@ -23,25 +23,23 @@ export const meta: MetaFunction = ({ matches }) => {
   return root?.studio ? pageMeta({ studio: root.studio, description: metaText.description }) : [];
 };
 
-export async function loader() {
-  // A fresh key and timestamp per page: the no-JS form posts them back (idempotency, bot check).
-  return json({ idempotencyKey: randomUUID(), renderedAt: Date.now() });
-}
+// The page works without JavaScript and is the same for every visitor (decisions 008 and 012).
+export const handle: DocumentHandle = { hydrate: "on-intent", cache: "public" };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { publicEnv } = config();
-  const outcome = await submitEnquiryForm(request, {
+  const { publicEnv, studio, relaySecret } = config();
+  const { outcome, httpStatus } = await submitEnquiryForm(request, {
     supabaseUrl: publicEnv.supabaseUrl,
     anonKey: publicEnv.supabaseAnonKey,
-    relaySecret: process.env.ENQUIRY_RELAY_SECRET,
+    relaySecret,
+    // The public address, and the one this request reached (a proxy or a local run may differ).
+    siteOrigins: [new URL(studio.siteUrl).origin, new URL(request.url).origin],
   });
-  const status = { ok: 200, missing: 400, invalid: 400, failed: 502 }[outcome.status];
-  return json(outcome, { status });
+  return json(outcome, { status: httpStatus });
 }
 
 export default function Index() {
   const root = useRootData();
-  const { idempotencyKey, renderedAt } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
   if (!root) return null;
   const { studio, publicEnv } = root;
@@ -59,8 +57,6 @@ export default function Index() {
         <Contact
           studio={studio}
           publicEnv={publicEnv}
-          idempotencyKey={idempotencyKey}
-          renderedAt={renderedAt}
           outcome={outcome}
         />
         <Faq />

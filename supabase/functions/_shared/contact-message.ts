@@ -31,7 +31,7 @@ const SINGLE_LINE_FIELDS: readonly ContactField[] = ["name", "email", "projectTi
 
 /**
  * Everything that is not the message itself travels in headers, so the JSON body stays exactly
- * the spec's four fields. See docs/decisions/004-enquiry-headers.md.
+ * the spec's four fields. See docs/decisions/004-enquiry-headers-and-bots.md.
  */
 export const ENQUIRY_HEADERS = {
   /** A UUID per submission attempt; the same key twice stores and mails once. */
@@ -48,10 +48,11 @@ export const ENQUIRY_HEADERS = {
  */
 export const RELAY_HEADERS = { client: "x-enquiry-client", secret: "x-enquiry-relay-secret" } as const;
 
-/** Names of the hidden form fields the no-JS path posts (the browser path sends headers instead). */
+/**
+ * The hidden form field the no-JS path posts (the browser path sends a header instead): the honeypot.
+ * Nothing per request is in the page (docs/decisions/012): the no-JS path derives its idempotency key.
+ */
 export const FORM_META_FIELDS = {
-  idempotencyKey: "idempotencyKey",
-  renderedAt: "renderedAt",
   trap: "website",
 } as const;
 
@@ -62,6 +63,8 @@ export type EnquiryResult =
   | { status: "ok"; id: string }
   | { status: "invalid"; fieldErrors: FieldErrors; message: string }
   | { status: "rate-limited"; retryAfterSeconds: number; message: string }
+  /** Sent faster than a person fills the form in: send again (the values are kept). */
+  | { status: "too-fast"; message: string }
   | { status: "error"; message: string };
 
 export type ParseResult =

@@ -46,15 +46,19 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil }: D
    * header the platform sets (CLIENT_IP_HEADER), never a header a visitor can write. Null when neither
    * is there: then no per-client limit applies, rather than one bucket shared by every such visitor.
    */
+  function isRelayed(request: Request): boolean {
+    return Boolean(config.relaySecret) && timingSafeEqual(request.headers.get(RELAY_HEADERS.secret) ?? "", config.relaySecret!);
+  }
+
   function clientAddress(request: Request): string | null {
     if (!addressHeadersLogged) {
       addressHeadersLogged = true;
       // How the owner confirms CLIENT_IP_HEADER after a deploy: this line names the headers that arrived.
       log({ event: "client-address-headers", configured: config.clientIpHeader, present: ADDRESS_HEADERS.filter((h) => request.headers.has(h)) });
     }
-    const relayed = request.headers.get(RELAY_HEADERS.client);
-    if (relayed && config.relaySecret && timingSafeEqual(request.headers.get(RELAY_HEADERS.secret) ?? "", config.relaySecret)) {
-      return `relay:${relayed}`;
+    if (isRelayed(request)) {
+      const relayed = request.headers.get(RELAY_HEADERS.client)?.trim();
+      return relayed ? `relay:${relayed}` : null;
     }
     return request.headers.get(config.clientIpHeader)?.trim() || null;
   }
@@ -78,15 +82,17 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil }: D
     }
 
     // Bots: a filled honeypot gets a success that stores nothing; a form filled faster than a
-    // person can is refused with a message a person can act on (the client keeps the values).
+    // person can is refused with a message a person can act on (the client keeps the values). The
+    // site's no-JS relay has no fill time to give (its page is the same for everyone, decision 012):
+    // it vouches for the post with the relay secret instead.
     if ((request.headers.get(ENQUIRY_HEADERS.trap) ?? "") !== "") {
       line.bot = "trap";
       return reply(200, { status: "ok", id: crypto.randomUUID() });
     }
     const fillMs = Number(request.headers.get(ENQUIRY_HEADERS.fillMs) || NaN);
-    if (!Number.isFinite(fillMs) || fillMs < config.minFillMs) {
+    if (!isRelayed(request) && (!Number.isFinite(fillMs) || fillMs < config.minFillMs)) {
       line.bot = "too-fast";
-      return reply(400, { status: "error", message: MESSAGES.tooFast });
+      return reply(400, { status: "too-fast", message: MESSAGES.tooFast });
     }
 
     const parsed = parseContactMessage(input);

@@ -1,6 +1,6 @@
 /**
  * The site's whole stylesheet (~3 KB gzipped) goes inline in the HTML, so the first paint needs
- * no second request. entry.server reads the built file once and provides it; in the browser the
+ * no second request. the document pipeline reads the built file once and provides it; in the browser the
  * <style> element already holds it, and hydration keeps it as it is.
  */
 import { createContext, useContext } from "react";
@@ -10,8 +10,8 @@ export const CriticalCssProvider = CriticalCssContext.Provider;
 
 const ID = "critical-css";
 
-export function InlineStyles({ nonce }: { nonce?: string }) {
+export function InlineStyles() {
   const fromServer = useContext(CriticalCssContext);
   const css = fromServer ?? (typeof document !== "undefined" ? document.getElementById(ID)?.innerHTML ?? "" : "");
-  return <style id={ID} nonce={nonce} dangerouslySetInnerHTML={{ __html: css }} suppressHydrationWarning />;
+  return <style id={ID} dangerouslySetInnerHTML={{ __html: css }} suppressHydrationWarning />;
 }

@@ -1,19 +1,17 @@
 import { fireEvent, render, screen } from "@testing-library/react";
-import { ToastViewport } from "./Toasts";
+import { ToastViewport } from "~/components/Toasts";
 import { describe, expect, it, vi } from "vitest";
 import { ContactForm } from "./ContactForm";
 
-vi.mock("~/utils/send-enquiry.client", () => ({
+vi.mock("./send.client", () => ({
   preloadSupabase: vi.fn(() => Promise.resolve()),
   sendEnquiry: vi.fn(() => Promise.resolve({ status: "ok" })),
 }));
-const { sendEnquiry } = await import("~/utils/send-enquiry.client");
+const { sendEnquiry } = await import("./send.client");
 
 const props = {
   studioEmail: "studio@example.com",
   publicEnv: { supabaseUrl: "http://127.0.0.1:1", supabaseAnonKey: "k" },
-  idempotencyKey: "0b7c1f38-3f7e-4b43-9a43-2f0a8f1c2d3e",
-  renderedAt: 0,
 };
 
 describe("ContactForm", () => {

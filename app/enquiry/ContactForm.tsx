@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { contactForm, fill, toasts } from "~/content";
+import { contactForm, fill, formNotices, toasts } from "~/content";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
 import type { PublicEnv } from "~/config";
-import { preloadSupabase, sendEnquiry } from "~/utils/send-enquiry.client";
+import { preloadSupabase, sendEnquiry } from "./send.client";
 import {
   CONTACT_FIELDS,
   FIELD_LIMITS,
@@ -14,21 +14,13 @@ import {
   type ContactMessage,
   type FieldErrors,
 } from "../../supabase/functions/_shared/contact-message.ts";
+import { preloadToasts, showToast, type Tone } from "~/components/Toasts";
 import * as styles from "./ContactForm.css";
-import { preloadToasts, showToast, type Tone } from "./Toasts";
-
-/** What the no-JavaScript path (the route action) tells the form after a post. */
-export type FormOutcome =
-  | { status: "ok" }
-  | { status: "missing"; values: ContactMessage }
-  | { status: "invalid"; values: ContactMessage; fieldErrors: FieldErrors }
-  | { status: "failed"; values: ContactMessage };
+import type { FormOutcome } from "./outcome";
 
 type Props = {
   studioEmail: string;
   publicEnv: PublicEnv;
-  idempotencyKey: string;
-  renderedAt: number;
   outcome?: FormOutcome;
 };
 
@@ -46,7 +38,7 @@ function newKey() {
   return crypto.randomUUID();
 }
 
-export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt, outcome }: Props) {
+export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   const id = useId();
   const fieldId = (field: ContactField) => `${id}-${field}`;
   const errorId = (field: ContactField) => `${id}-${field}-error`;
@@ -64,9 +56,10 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
   const inFlight = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
-  // One key per distinct message: a retry of the same values reuses it (the function stores it
-  // once), edited values after a failure get a new one, and a success renews it.
-  const attempt = useRef({ key: idempotencyKey, values: "" });
+  // One key per distinct message, made in the browser (the page is the same for everyone): a retry
+  // of the same values reuses it (the function stores it once), edited values after a failure get
+  // a new one, and a success renews it.
+  const attempt = useRef({ key: "", values: "" });
   const warmUp = () => {
     preloadToasts();
     void preloadSupabase(publicEnv).catch(() => undefined);
@@ -105,7 +98,7 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
     }
     const message = Object.fromEntries(CONTACT_FIELDS.map((f) => [f, values[f].trim()])) as ContactMessage;
     const snapshot = JSON.stringify(message);
-    if (attempt.current.values && attempt.current.values !== snapshot) attempt.current.key = newKey();
+    if (!attempt.current.key || attempt.current.values !== snapshot) attempt.current.key = newKey();
     attempt.current.values = snapshot;
 
     inFlight.current = true;
@@ -124,7 +117,7 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
     if (result.status === "ok") {
       setValues(EMPTY);
       setFieldErrors({});
-      attempt.current = { key: newKey(), values: "" };
+      attempt.current = { key: "", values: "" };
       notify("success", toasts.success.title, toasts.success.text, toasts.success.text);
       return;
     }
@@ -195,8 +188,6 @@ export function ContactForm({ studioEmail, publicEnv, idempotencyKey, renderedAt
           <p>{inline.text}</p>
         </div>
       ) : null}
-      <input type="hidden" name={FORM_META_FIELDS.idempotencyKey} value={idempotencyKey} />
-      <input type="hidden" name={FORM_META_FIELDS.renderedAt} value={renderedAt} />
       {/* Honeypot: hidden from people and assistive technology, filled in by naive bots. */}
       <div className={visuallyHidden} aria-hidden="true">
         <label htmlFor={`${id}-trap`}>Leave this field empty</label>
@@ -234,7 +225,7 @@ function FailureText({ studioEmail }: { studioEmail: string }) {
   );
 }
 
-/** The outcome of a post made without JavaScript, in the spec's words, where toasts cannot appear. */
+/** The outcome of a post made without JavaScript, where toasts cannot appear: the spec's words where it has them. */
 function NoScriptOutcome({ outcome, studioEmail }: { outcome: FormOutcome; studioEmail: string }) {
   if (outcome.status === "ok") {
     return (
@@ -244,17 +235,22 @@ function NoScriptOutcome({ outcome, studioEmail }: { outcome: FormOutcome; studi
       </div>
     );
   }
-  const missing = outcome.status === "missing";
+  const [title, text]: [string, React.ReactNode] =
+    outcome.status === "missing"
+      ? [toasts.missingFields.title, toasts.missingFields.text]
+      : outcome.status === "invalid"
+        ? [formNotices.invalid.title, formNotices.invalid.text]
+        : outcome.status === "too-fast"
+          ? [formNotices.tooFast.title, formNotices.tooFast.text]
+          : outcome.status === "rate-limited"
+            ? [fill(formNotices.rateLimited.title, { minutes: String(Math.max(1, Math.ceil(outcome.retryAfterSeconds / 60))) }), formNotices.rateLimited.text]
+            : outcome.status === "refused"
+              ? [formNotices.refused.title, formNotices.refused.text]
+              : [toasts.failure.title, <FailureText key="failure" studioEmail={studioEmail} />];
   return (
-    <div className={styles.notice.destructive} role="alert">
-      <p className={styles.noticeTitle}>{missing ? toasts.missingFields.title : toasts.failure.title}</p>
-      <p>
-        {missing ? (
-          toasts.missingFields.text
-        ) : (
-          <FailureText studioEmail={studioEmail} />
-        )}
-      </p>
+    <div className={styles.notice.destructive} role="alert" data-outcome={outcome.status}>
+      <p className={styles.noticeTitle}>{title}</p>
+      <p>{text}</p>
     </div>
   );
 }

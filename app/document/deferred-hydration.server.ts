@@ -8,19 +8,19 @@
 import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntentSource } from "./hydrate-on-intent";
 
 const MODULE_PRELOAD = /<link rel="modulepreload"/g;
-const CONTEXT = /<script nonce="([^"]*)">window\.__remixContext = /g;
-const BOOTSTRAP = /<script nonce="([^"]*)" type="module"/g;
+const CONTEXT = /<script>window\.__remixContext = /g;
+const BOOTSTRAP = /<script type="module"/g;
 
 export function deferHydration(html: string): string {
   const bootstraps = [...html.matchAll(BOOTSTRAP)];
   const contexts = [...html.matchAll(CONTEXT)];
   // One of each, or this is not the document Remix 2 renders: leave it untouched.
   if (bootstraps.length !== 1 || contexts.length !== 1 || !html.includes("</body>")) return html;
-  const nonce = bootstraps[0]![1]!;
   const inert = html
     .replace(MODULE_PRELOAD, `<link ${DEFERRED_REL}="modulepreload"`)
-    .replace(CONTEXT, `<script nonce="$1" type="${DEFERRED_TYPES.script}">window.__remixContext = `)
-    .replace(BOOTSTRAP, `<script nonce="$1" type="${DEFERRED_TYPES.module}"`);
+    .replace(CONTEXT, `<script type="${DEFERRED_TYPES.script}">window.__remixContext = `)
+    .replace(BOOTSTRAP, `<script type="${DEFERRED_TYPES.module}"`);
   const end = inert.lastIndexOf("</body>");
-  return `${inert.slice(0, end)}<script nonce="${nonce}">${hydrateOnIntentSource()}</script>${inert.slice(end)}`;
+  // The loader, like every inline script, is allowed by its hash (csp.server.ts).
+  return `${inert.slice(0, end)}<script>${hydrateOnIntentSource()}</script>${inert.slice(end)}`;
 }

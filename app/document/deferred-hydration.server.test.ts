@@ -1,33 +1,39 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
+import { inlineScriptHashes } from "./csp.server";
 import { deferHydration } from "./deferred-hydration.server";
 import { DEFERRED_REL, DEFERRED_TYPES } from "./hydrate-on-intent";
 
-// The tail of a document as Remix 2's <Scripts> renders it.
-const remixDocument = (nonce: string) =>
+// The tail of a document as Remix 2's <Scripts> renders it (no nonce: scripts are allowed by hash).
+const remixDocument = () =>
   `<html><head><script type="application/ld+json">{"@context":"https://schema.org"}</script></head><body><main>page</main>` +
   `<link rel="modulepreload" href="/build/entry.client-A.js"/><link rel="modulepreload" href="/build/_shared/chunk-B.js"/>` +
-  `<script nonce="${nonce}">window.__remixContext = {};</script>` +
-  `<script nonce="${nonce}" type="module" async="">import * as route0 from "/build/root-C.js";import("/build/entry.client-A.js");</script>` +
+  `<script>window.__remixContext = {};</script>` +
+  `<script type="module" async="">import * as route0 from "/build/root-C.js";import("/build/entry.client-A.js");</script>` +
   `</body></html>`;
 
 describe("deferred hydration (server half)", () => {
-  const html = deferHydration(remixDocument("abc123=="));
+  const html = deferHydration(remixDocument());
 
   it("leaves nothing for the browser to fetch or run as a module on arrival", () => {
     expect(html).not.toMatch(/<link rel="modulepreload"/);
     expect(html).not.toMatch(/<script[^>]* type="module"/);
     expect(html).toContain(`<link ${DEFERRED_REL}="modulepreload" href="/build/entry.client-A.js"/>`);
     expect(html).toContain(`<link ${DEFERRED_REL}="modulepreload" href="/build/_shared/chunk-B.js"/>`);
-    expect(html).toContain(`<script nonce="abc123==" type="${DEFERRED_TYPES.script}">window.__remixContext = {};</script>`);
-    expect(html).toContain(`<script nonce="abc123==" type="${DEFERRED_TYPES.module}" async="">import * as route0`);
+    expect(html).toContain(`<script type="${DEFERRED_TYPES.script}">window.__remixContext = {};</script>`);
+    expect(html).toContain(`<script type="${DEFERRED_TYPES.module}" async="">import * as route0`);
   });
 
-  it("adds the loader once, at the end of the body, with the page's nonce", () => {
-    const loaders = [...html.matchAll(/<script nonce="abc123==">\(function hydrateOnIntent/g)];
+  it("adds the loader once, at the end of the body", () => {
+    const loaders = [...html.matchAll(/<script>\(function hydrateOnIntent/g)];
     expect(loaders).toHaveLength(1);
     expect(html.endsWith("</script></body></html>")).toBe(true);
     expect(html).toContain('"pointerdown"');
+  });
+
+  it("hashes the loader and both inert scripts for the CSP (the loader runs their text), not the JSON-LD", () => {
+    expect(inlineScriptHashes(html)).toHaveLength(3);
+    expect(inlineScriptHashes(html).every((h) => /^'sha256-[A-Za-z0-9+/]{43}='$/.test(h))).toBe(true);
   });
 
   it("keeps the rest of the document as it was", () => {
@@ -38,7 +44,7 @@ describe("deferred hydration (server half)", () => {
   it("leaves a document it does not recognise untouched", () => {
     const noBootstrap = "<html><body><p>static</p></body></html>";
     expect(deferHydration(noBootstrap)).toBe(noBootstrap);
-    const twoBootstraps = remixDocument("n").replace("</body>", '<script nonce="n" type="module">x</script></body>');
+    const twoBootstraps = remixDocument().replace("</body>", '<script type="module">x</script></body>');
     expect(deferHydration(twoBootstraps)).toBe(twoBootstraps);
   });
 });

@@ -31,10 +31,9 @@ export function hydrateOnIntent(events: readonly string[], relAttribute: string,
       const isModule = inert.type === types.module;
       if (isModule) inert.type = "module";
       else inert.removeAttribute("type");
-      // A script whose type changes does not run; a new one with the same text and nonce does.
+      // A script whose type changes does not run; a new one with the same text does (its hash is in the CSP).
       const script = document.createElement("script");
       if (isModule) script.type = "module";
-      script.nonce = inert.nonce;
       script.textContent = inert.textContent;
       document.head.append(script);
       script.remove(); // it has run (or, a module, will); the DOM is left as React rendered it

@@ -1,0 +1,23 @@
+// @vitest-environment node
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, inlineScriptHashes } from "./csp.server";
+
+const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+
+describe("CSP by hash", () => {
+  it("hashes the exact text of each inline script, once, and skips external scripts and JSON-LD", () => {
+    const html =
+      `<script>a()</script><script type="module" async="">import "/x.js";</script><script src="/y.js"></script>` +
+      `<script type="application/ld+json">{"a":1}</script><script>a()</script>`;
+    expect(inlineScriptHashes(html)).toEqual([sha("a()"), sha('import "/x.js";')]);
+  });
+
+  it("allows scripts from the site and the hashed inline ones only, and calls only the site and Supabase", () => {
+    const csp = contentSecurityPolicy({ scriptHashes: [sha("a()")], supabaseUrl: "https://ref.supabase.co/" });
+    expect(csp).toContain(`script-src 'self' ${sha("a()")};`);
+    expect(csp).not.toMatch(/script-src[^;]*(unsafe-inline|nonce-)/);
+    expect(csp).toContain("connect-src 'self' https://ref.supabase.co;");
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+});
