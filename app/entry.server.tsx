@@ -1,5 +1,8 @@
 import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { renderDocument } from "./document/render.server";
+import { limitServerTimeouts } from "./server-timeouts.server";
+
+limitServerTimeouts();
 
 // Every document (the home page, the 404, the error screen) goes through the document pipeline.
 export default function handleRequest(request: Request, status: number, headers: Headers, context: EntryContext) {

@@ -10,6 +10,6 @@ describe("the site's configuration", () => {
   });
 
   it("refuses a secret key where the public one belongs", () => {
-    expect(() => loadConfig({ SUPABASE_ANON_KEY: "sb_secret_abc" })).toThrow(/secret key/);
+    expect(() => loadConfig({ NODE_ENV: "test", SUPABASE_ANON_KEY: "sb_secret_abc" })).toThrow(/secret key/);
   });
 });

@@ -49,4 +49,27 @@ describe("ContactForm", () => {
     expect(email).toHaveAccessibleDescription("Enter a valid email address.");
     expect(email).toHaveFocus();
   });
+
+  it.each([
+    [{ status: "too-fast" } as const, "Please take a moment and send again"],
+    [{ status: "rate-limited", retryAfterSeconds: 290 } as const, "Please try again in 5 minutes"],
+    [{ status: "refused" } as const, "We could not read that form"],
+  ])("gives the no-JavaScript outcome %j its own message, not the failure text, with the values kept", (outcome, title) => {
+    const values = { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "notes" };
+    render(<ContactForm {...props} outcome={{ ...outcome, values }} />);
+    expect(screen.getByRole("alert")).toHaveTextContent(title);
+    expect(screen.getByRole("alert")).not.toHaveTextContent("Something went wrong");
+    expect(screen.getByLabelText("Project Title")).toHaveValue("EP");
+  });
+
+  it("counts a field's length in characters a person sees: 100 emoji fit the name, 101 show the limit", () => {
+    render(<ContactForm {...props} />);
+    const name = screen.getByLabelText("Name");
+    expect(name).not.toHaveAttribute("maxlength");
+    fireEvent.change(name, { target: { value: "🎤".repeat(100) } });
+    expect(name).not.toHaveAttribute("aria-invalid");
+    fireEvent.change(name, { target: { value: "🎤".repeat(101) } });
+    expect(name).toHaveAttribute("aria-invalid", "true");
+    expect(name).toHaveAccessibleDescription("Name must be 100 characters or fewer.");
+  });
 });

@@ -5,11 +5,13 @@ import { visuallyHidden } from "~/styles/utilities.css";
 import type { PublicEnv } from "~/config";
 import { preloadSupabase, sendEnquiry } from "./send.client";
 import {
+  characterCount,
   CONTACT_FIELDS,
   FIELD_LIMITS,
   FORM_META_FIELDS,
   firstInvalidField,
   hasRequiredFields,
+  tooLongMessage,
   type ContactField,
   type ContactMessage,
   type FieldErrors,
@@ -132,7 +134,10 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
 
   const update = (field: ContactField, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
-    if (fieldErrors[field]) setFieldErrors(({ [field]: _, ...rest }) => rest);
+    // Lengths count characters a person sees (code points), as the contract and the database do; the
+    // maxlength attribute would count UTF-16 units (an emoji twice), so the limit is shown as it is passed.
+    if (characterCount(value.trim()) > FIELD_LIMITS[field]) setFieldErrors((current) => ({ ...current, [field]: tooLongMessage(field) }));
+    else if (fieldErrors[field]) setFieldErrors(({ [field]: _, ...rest }) => rest);
   };
 
   const field = (name: ContactField, kind: "input" | "textarea" = "input") => {
@@ -145,7 +150,6 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       onChange: (e: { target: { value: string } }) => update(name, e.target.value),
       readOnly: sending,
       required,
-      maxLength: FIELD_LIMITS[name],
       placeholder: contactForm.placeholders[name],
       "aria-invalid": error ? true : undefined,
       "aria-describedby": error ? errorId(name) : undefined,

@@ -21,7 +21,8 @@ export type Stack = {
   mails(): Promise<CaughtMail[]>;
   clearMail(): Promise<void>;
   stopFunction(): Promise<void>;
-  startFunction(): Promise<void>;
+  /** Starts the function again, with `env` over the stack's own (for example a lower limit). */
+  startFunction(env?: Record<string, string>): Promise<void>;
   /** nginx with proxy_cache in front of the site (a CDN); its origin is allowed by the function too. */
   startCdn(): Promise<Awaited<ReturnType<typeof startNginx>>>;
 };
@@ -63,8 +64,8 @@ export const test = base.extend<{ consoleErrors: string[] }, { stack: Stack }>({
         mails: async () => (await (await fetch(`${catcher.apiUrl}/messages`)).json()) as CaughtMail[],
         clearMail: async () => void (await fetch(`${catcher.apiUrl}/messages`, { method: "DELETE" })),
         stopFunction: () => fn.stop(),
-        startFunction: async () => {
-          fn = await startFunction({ port: fnPort, env: fnEnv });
+        startFunction: async (env = {}) => {
+          fn = await startFunction({ port: fnPort, env: { ...fnEnv, ...env } });
         },
         startCdn: () => startNginx({ upstream: siteUrl, port: cdnPort }),
       });

@@ -1,5 +1,8 @@
 import { faq, packages, services } from "../../app/content";
 import { createHash } from "node:crypto";
+import net from "node:net";
+import { freePort } from "../../scripts/lib/ports.mjs";
+import { startSite } from "../../scripts/lib/processes.mjs";
 import { expect, hydrated, test } from "./fixtures";
 
 /** The `'sha256-…'` CSP source of an inline script's text. */
@@ -133,5 +136,29 @@ test.describe("SEO and sharing", () => {
     for (const pkg of packages) expect(offers.find((o) => o.name === pkg.title)!.price).toBe(pkg.offer.price);
     const faqPage = graph.find((n) => n["@type"] === "FAQPage") as Record<string, any>;
     expect(faqPage.mainEntity.map((q: any) => [q.name, q.acceptedAnswer.text])).toEqual(faq.map((f) => [f.question, f.answer]));
+  });
+});
+
+test.describe("slow or lying clients", () => {
+  test.skip(({ viewport }) => (viewport?.width ?? 0) > 400, "the server, not the browser size");
+
+  test("a client that trickles its headers is cut off at the headers timeout", async () => {
+    const site = await startSite({ port: await freePort(), env: { SERVER_HEADERS_TIMEOUT_MS: "1000", SERVER_REQUEST_TIMEOUT_MS: "2000" } });
+    try {
+      const started = Date.now();
+      const closed = await new Promise<string>((resolve) => {
+        const socket = net.connect(Number(new URL(site.url).port), "127.0.0.1", () => socket.write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: "));
+        let answer = "";
+        socket.on("data", (chunk) => (answer += chunk));
+        // A byte of header every 300 ms: never finishing, always "active".
+        const drip = setInterval(() => socket.write("a"), 300);
+        socket.on("close", () => (clearInterval(drip), resolve(answer)));
+        setTimeout(() => socket.destroy(), 15_000);
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(closed).toMatch(/^HTTP\/1\.1 408|^$/);
+    } finally {
+      await site.stop();
+    }
   });
 });

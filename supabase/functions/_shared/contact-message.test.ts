@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FIELD_LIMITS, firstInvalidField, hasRequiredFields, isIdempotencyKey, parseContactMessage } from "./contact-message";
+import { characterCount, FIELD_LIMITS, firstInvalidField, hasRequiredFields, isIdempotencyKey, parseContactMessage } from "./contact-message";
 
 const valid = { name: " Ada ", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
 
@@ -22,18 +22,41 @@ describe("the contact message contract", () => {
     });
   });
 
-  it.each(["ada", "ada@", "@example.com", "ada@example", "a b@example.com", "ada@exa mple.com", "<a@b.co>"])(
+  it.each([
+    "ada", "ada@", "@example.com", "ada@example", "a b@example.com", "ada@exa mple.com", "<a@b.co>",
+    // What mail servers refuse: dots out of place, empty labels, hyphens at label edges, too long.
+    "ada.@example.com", ".ada@example.com", "ada..lovelace@example.com", "ada@example.com.", "ada@example..com",
+    "ada@-example.com", "ada@example-.com", "ada@.example.com", `${"a".repeat(65)}@example.com`,
+    `ada@${"a".repeat(64)}.com`, `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(63)}.com`,
+    "ada@1.2.3.4", "ada@[1.2.3.4]", '"ada lovelace"@example.com', "ada@example.c", "ada@@example.com", "ada@exa_mple.com",
+  ])(
     "rejects the e-mail %j",
     (email) => {
       expect(parseContactMessage({ ...valid, email })).toMatchObject({ ok: false, fieldErrors: { email: expect.any(String) } });
     },
   );
 
+  it.each(["ada@example.com", "Ada.Lovelace+studio@mail.example.co.uk", "o'brien@example.ie", "ada@bücher.example", "ada@xn--bcher-kva.example", "ada@sub-domain.example.museum"])(
+    "accepts the e-mail %j",
+    (email) => {
+      expect(parseContactMessage({ ...valid, email })).toMatchObject({ ok: true });
+    },
+  );
+
+  it("counts characters a person sees (code points), not UTF-16 units", () => {
+    expect(parseContactMessage({ ...valid, name: "🎤".repeat(100) }).ok).toBe(true);
+    expect(parseContactMessage({ ...valid, name: "🎤".repeat(101) }).ok).toBe(false);
+    expect(characterCount("🎤é")).toBe(2);
+  });
+
   it("enforces each length limit", () => {
+    // The longest deliverable address: a 64-octet local part and a 189-octet domain, 254 in all.
+    const longestEmail = (extra: string) => `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}${extra}.com`;
+    expect(longestEmail("")).toHaveLength(FIELD_LIMITS.email);
     for (const [field, limit] of Object.entries(FIELD_LIMITS)) {
-      const value = field === "email" ? `${"a".repeat(limit - 12)}@example.com` : "a".repeat(limit);
+      const value = field === "email" ? longestEmail("") : "a".repeat(limit);
       expect(parseContactMessage({ ...valid, [field]: value }).ok, field).toBe(true);
-      const over = field === "email" ? `${"a".repeat(limit - 11)}@example.com` : "a".repeat(limit + 1);
+      const over = field === "email" ? longestEmail("d") : "a".repeat(limit + 1);
       expect(parseContactMessage({ ...valid, [field]: over }).ok, field).toBe(false);
     }
   });

@@ -15,7 +15,10 @@ export type ContactMessage = {
   projectDetails: string;
 };
 
-/** Limits in characters (after trimming). 254 is the longest address SMTP can carry (RFC 5321). */
+/**
+ * Limits in characters a person sees, counted as Unicode code points (after trimming): the same count
+ * as the database's char_length. 254 is the longest address SMTP can carry (RFC 5321).
+ */
 export const FIELD_LIMITS: Readonly<Record<ContactField, number>> = {
   name: 100,
   email: 254,
@@ -78,9 +81,46 @@ const LABELS: Record<ContactField, string> = {
   projectDetails: "Project details",
 };
 
-// Deliberately simple: one @, no spaces or control characters, a dot in the domain. The real
-// check is the confirmation mail reaching the visitor; stricter patterns reject valid addresses.
-const EMAIL_PATTERN = /^[^\s@<>()\[\],;:"\\]+@[^\s@<>()\[\],;:"\\]+\.[^\s@<>()\[\],;:"\\]+$/;
+/** The length a person sees (code points), as the database's char_length counts. */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+// What mail systems deliver in practice (RFC 5321/5322 dot-atom, see docs/decisions/013): a local part
+// of ASCII atext and single dots, at most 64 octets; a domain of at least two labels, each 1-63
+// letters, digits or inner hyphens once in its ASCII (punycode) form, at most 253 octets, so IDN
+// domains (bücher.example) pass; the whole address at most 254. Quoted local parts, IP literals and
+// comments are refused: people do not type them, and mail providers reject many of them.
+const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const DOMAIN_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
+const TOP_LABEL = /^(?!-)(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})(?<!-)$/;
+
+/** Whether `address` is one a mail server will accept to deliver to. */
+export function isDeliverableEmail(address: string): boolean {
+  const at = address.lastIndexOf("@");
+  if (at < 1 || at !== address.indexOf("@")) return false;
+  const local = address.slice(0, at);
+  const domain = address.slice(at + 1);
+  if (local.length > 64 || !LOCAL_PART.test(local)) return false;
+  const ascii = asciiDomain(domain);
+  if (!ascii || ascii.length > 253 || local.length + 1 + ascii.length > 254) return false;
+  const labels = ascii.split(".");
+  return labels.length >= 2 && labels.every((label) => DOMAIN_LABEL.test(label)) && TOP_LABEL.test(labels.at(-1)!);
+}
+
+/** The domain in its ASCII (punycode) form, via the URL parser every runtime has; null when invalid. */
+function asciiDomain(domain: string): string | null {
+  if (domain === "" || /[\s/\\?#@:[\]%]/.test(domain) || domain.endsWith(".")) return null;
+  try {
+    const hostname = new URL(`http://${domain}`).hostname;
+    // The parser lowercases and maps IDN to punycode; anything else changed means it was not a plain domain.
+    return /^[a-z0-9.-]+$/.test(hostname) && !/^\d+(\.\d+){3}$/.test(hostname) ? hostname : null;
+  } catch {
+    return null;
+  }
+}
 // C0 controls other than tab/CR/LF, DEL and C1 controls have no business in any field.
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
@@ -93,6 +133,10 @@ function text(value: unknown): string {
 /** The spec's "second check" before sending: the required fields, trimmed, are all present. */
 export function hasRequiredFields(values: Partial<Record<ContactField, unknown>>): boolean {
   return REQUIRED_FIELDS.every((field) => text(values[field]) !== "");
+}
+
+export function tooLongMessage(field: ContactField): string {
+  return `${LABELS[field]} must be ${FIELD_LIMITS[field]} characters or fewer.`;
 }
 
 /** Validates unknown input into a ContactMessage; unknown fields are ignored. */
@@ -115,13 +159,13 @@ export function parseContactMessage(input: unknown): ParseResult {
       }
       continue;
     }
-    if (value.length > FIELD_LIMITS[field]) {
-      fieldErrors[field] = `${LABELS[field]} must be ${FIELD_LIMITS[field]} characters or fewer.`;
+    if (characterCount(value) > FIELD_LIMITS[field]) {
+      fieldErrors[field] = tooLongMessage(field);
     } else if (SINGLE_LINE_FIELDS.includes(field) && LINE_BREAKS.test(value)) {
       fieldErrors[field] = `${LABELS[field]} must be a single line.`;
     } else if (CONTROL_CHARS.test(value)) {
       fieldErrors[field] = `${LABELS[field]} contains characters that are not allowed.`;
-    } else if (field === "email" && !EMAIL_PATTERN.test(value)) {
+    } else if (field === "email" && !isDeliverableEmail(value)) {
       fieldErrors.email = "Enter a valid email address, like name@example.com.";
     }
   }

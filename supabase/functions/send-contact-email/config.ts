@@ -35,6 +35,8 @@ export type Config = {
   retry: { baseSeconds: number; maxSeconds: number };
   /** How long one /redeliver call may work, well inside the platform's request limits. */
   redeliveryBudgetMs: number;
+  /** How long a client may take to send the request body (then 408). */
+  bodyTimeoutMs: number;
 };
 
 type Env = { get(key: string): string | undefined };
@@ -103,6 +105,7 @@ export function loadConfig(env: Env): Config {
     retry: { baseSeconds: int("RETRY_BASE_SECONDS", 60), maxSeconds: int("RETRY_MAX_SECONDS", 6 * 3600) },
     // Hosted functions may run 150 s (free plan) of wall clock; the scheduler calls every 5 minutes.
     redeliveryBudgetMs: int("REDELIVERY_BUDGET_MS", 25_000),
+    bodyTimeoutMs: int("BODY_TIMEOUT_MS", 10_000),
   };
   if (config.mailRatePerSecond < 1) problems.push("MAIL_RATE_PER_SECOND must be at least 1");
   if (problems.length > 0) throw new Error(`send-contact-email is misconfigured:\n- ${problems.join("\n- ")}`);

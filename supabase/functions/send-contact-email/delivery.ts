@@ -5,10 +5,15 @@
  * - temporary failure (provider down, slow, 429/5xx): waits for its own next-attempt time (backoff);
  * - permanent refusal (no such recipient): dead at once, with its reason, logged at error level.
  * Redelivery stops at the first temporary failure (the provider is struggling: do not hammer it),
- * paces its sends under the provider's rate limit, and stops before its time budget.
+ * paces its sends under the provider's rate limit, and stops before its time budget. It first sends
+ * the studio one digest of what was held during a flood, and releases paused confirmations once the
+ * flood is over (docs/decisions/013).
  */
+
+/** The most enquiries one digest lists; more wait for the next run. */
+const DIGEST_MAX = 200;
 import type { Config } from "./config.ts";
-import { studioNotification, visitorConfirmation } from "./emails.ts";
+import { studioDigest, studioNotification, visitorConfirmation } from "./emails.ts";
 import { MailError, type Mailer } from "./mailer.ts";
 import type { ClaimedDelivery, Store } from "./store.ts";
 import { errorText, type Log } from "./log.ts";
@@ -17,6 +22,10 @@ export type SendResult = "sent" | "retry-later" | "dead";
 
 export type RedeliveryReport = {
   status: "ok";
+  /** Enquiries held during a flood that went to the studio in this call's digest (one mail). */
+  digested: number;
+  /** Paused confirmations released because the global rate is back under its limit. */
+  released: number;
   sent: number;
   /** Temporary failures in this call (at most one: the call stops there). */
   failed: number;
@@ -102,8 +111,29 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
       let sent = 0;
       let failed = 0;
       let dead = 0;
+      let digested = 0;
       let stopped: RedeliveryReport["stopped"] = "nothing-due";
       let lastSend = -Infinity;
+
+      const held = await store.claimDigest(DIGEST_MAX);
+      if (held.length > 0) {
+        const ids = held.map((h) => h.enquiryId);
+        lastSend = now();
+        try {
+          await mailer.send(studioDigest(held, { studioInbox: config.studioInbox }), `digest:${ids[0]}:${ids.length}`);
+        } catch (error) {
+          await store.finishDigest(ids, false);
+          log({ level: "warn", event: "digest-retry-later", enquiries: ids.length, reason: errorText(error) });
+          const totals = await store.deliveryCounts();
+          return { status: "ok", digested: 0, released: 0, sent, failed: 1, dead, stopped: "provider-failure", undeliveredTotal: totals.dead, waitingTotal: totals.waiting };
+        }
+        await store.finishDigest(ids, true);
+        digested = ids.length;
+        log({ level: "warn", event: "digest-sent", enquiries: digested });
+      }
+      const released = await store.releasePausedConfirmations(config.rateLimit);
+      if (released > 0) log({ event: "confirmations-released", released });
+
       for (;;) {
         // Never start a send that could outlast the budget.
         if (now() + interval + config.mailTimeoutMs > deadline) {
@@ -125,7 +155,7 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
         }
       }
       const totals = await store.deliveryCounts();
-      return { status: "ok", sent, failed, dead, stopped, undeliveredTotal: totals.dead, waitingTotal: totals.waiting };
+      return { status: "ok", digested, released, sent, failed, dead, stopped, undeliveredTotal: totals.dead, waitingTotal: totals.waiting };
     },
   };
 }

@@ -22,6 +22,7 @@ export const MESSAGES = {
   notJson: "The request body must be JSON.",
   unsupportedType: "Send the enquiry as application/json.",
   tooLarge: `The request body must be at most ${MAX_BODY_BYTES} bytes.`,
+  tooSlow: "The request body did not arrive in time.",
   badKey: "The Idempotency-Key header must be a UUID.",
   storage: "We could not save your enquiry. Please try again in a moment.",
   rateLimited: "Too many enquiries. Please wait before trying again.",
@@ -72,8 +73,9 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil }: D
     if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
       return reply(415, { status: "error", message: MESSAGES.unsupportedType });
     }
-    const body = await readCapped(request, MAX_BODY_BYTES);
-    if (body === null) return reply(413, { status: "error", message: MESSAGES.tooLarge });
+    const body = await readCapped(request, MAX_BODY_BYTES, config.bodyTimeoutMs);
+    if (body === "too-large") return reply(413, { status: "error", message: MESSAGES.tooLarge });
+    if (body === "too-slow") return reply(408, { status: "error", message: MESSAGES.tooSlow });
     let input: unknown;
     try {
       input = JSON.parse(body);
@@ -122,8 +124,14 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil }: D
     }
     line.enquiry = stored.enquiryId;
     line.duplicate = stored.outcome === "duplicate";
-    if (stored.outcome === "stored") {
-      // The enquiry is safe: the mails go out after the answer. What fails waits for redelivery.
+    if (stored.outcome === "held") {
+      // Past the global rate: stored and answered as usual; its mails wait for the digest (decision 013).
+      line.held = true;
+      line.level = "warn";
+    }
+    if (stored.outcome === "stored" || stored.outcome === "held") {
+      // The enquiry is safe: the mails go out after the answer (held ones are not claimed). What fails
+      // waits for redelivery.
       const enquiryId = stored.enquiryId;
       waitUntil(
         delivery.deliverEnquiry(enquiryId).catch((error) =>

@@ -93,7 +93,9 @@ function enquiry(body: unknown, headers: Record<string, string> = {}, init: Requ
     ...init,
   });
 }
-const valid = (t: string) => ({ name: "Ada Lovelace", email: "ada@example.com", projectTitle: `Debut EP ${t}`, projectDetails: `Four songs ${t}` });
+/** The visitor's address is unique per test too: a confirmation goes to one address at most once an hour. */
+const emailOf = (t: string) => `ada+${t.toLowerCase()}@example.com`;
+const valid = (t: string) => ({ name: "Ada Lovelace", email: emailOf(t), projectTitle: `Debut EP ${t}`, projectDetails: `Four songs ${t}` });
 
 test("stores one row and mails the studio and the visitor with the entered texts", async () => {
   await using fn = setup();
@@ -115,11 +117,11 @@ test("stores one row and mails the studio and the visitor with the entered texts
   const mails = await mailsAbout(t);
   assert.equal(mails.length, 2);
   const studio = mails.find((m) => m.to === "studio@studio.example")!;
-  assert.equal(studio.replyTo, "ada@example.com");
+  assert.equal(studio.replyTo, emailOf(t));
   assert.equal(studio.subject, `New enquiry: Debut EP ${t}`);
   assert.match(studio.text, new RegExp(`Four songs ${t}`));
   assert.match(studio.html, /Ada Lovelace/);
-  const confirmation = mails.find((m) => m.to === "ada@example.com")!;
+  const confirmation = mails.find((m) => m.to === emailOf(t))!;
   assert.match(confirmation.text, /Hi Ada Lovelace,/);
   assert.match(confirmation.text, /We'll get back to you within 24 hours\./);
   assert.doesNotMatch(confirmation.text, /Four songs/, "free-text details never go to the visitor's address");
@@ -202,7 +204,7 @@ test("<script> and HTML from the visitor arrive escaped in the HTML mails", asyn
   await using fn = setup();
   const t = token();
   const response = await fn.handle(
-    enquiry({ name: `<img src=x onerror=alert(1)>`, email: "ada@example.com", projectTitle: `<b>${t}</b>`, projectDetails: `<script>alert("${t}")</script>` }),
+    enquiry({ name: `<img src=x onerror=alert(1)>`, email: emailOf(t), projectTitle: `<b>${t}</b>`, projectDetails: `<script>alert("${t}")</script>` }),
   );
   assert.equal(response.status, 200);
   const mails = await mailsAbout(t);
@@ -411,9 +413,14 @@ test("a spoofed X-Forwarded-For does not escape the per-client limit", async () 
   assert.equal((await fn.handle(enquiry(valid(`${t}-b`), { "cf-connecting-ip": ip, "x-forwarded-for": "8.8.8.8" }))).status, 429);
 });
 
-test("the global cap applies across clients", async () => {
+test("past the global rate an enquiry is still stored, but its mails are held for the digest", async () => {
   await using fn = setup({ RATE_LIMIT_GLOBAL: "0" });
-  assert.equal((await fn.handle(enquiry(valid(token())))).status, 429);
+  const t = token();
+  assert.equal((await fn.handle(enquiry(valid(t)))).status, 200);
+  const [row] = await rowsAbout(t);
+  assert.equal(row!.held, true);
+  assert.deepEqual(row!.deliveries.map((d: { status: string }) => d.status), ["held", "held"]);
+  assert.equal((await mailsAbout(t)).length, 0);
 });
 
 test("answers the CORS preflight for the site's origin only", async () => {
@@ -482,7 +489,7 @@ test("logs one structured line per request without personal data", async () => {
   assert.equal(requestLines.length, 1);
   const line = JSON.stringify(fn.lines);
   assert.match(line, /"status":200/);
-  assert.doesNotMatch(line, /Ada|ada@example\.com|Debut EP|203\.0\.113/);
+  assert.doesNotMatch(line, /Ada|ada\+|Debut EP|203\.0\.113/);
 });
 
 test("a missing required variable stops start-up with a clear message", () => {
@@ -491,3 +498,130 @@ test("a missing required variable stops start-up with a clear message", () => {
 });
 
 globalThis.addEventListener("unload", () => void db.end());
+
+// --- Hostile input and floods, by class (issue 12) ------------------------------------------------
+
+const undeliverable = ["ada.@example.com", "ada..b@example.com", "ada@example.com.", "ada@example..com", `${"a".repeat(65)}@example.com`, "ada@-x.com", "ada@1.2.3.4"];
+for (const email of undeliverable) {
+  test(`refuses an address mail servers refuse (${email.slice(0, 30)}) with a field error, storing and sending nothing`, async () => {
+    await using fn = setup();
+    const t = token();
+    const response = await fn.handle(enquiry({ ...valid(t), email }));
+    assert.equal(response.status, 422);
+    assert.match((await response.json()).fieldErrors.email, /valid email/);
+    assert.equal((await rowsAbout(t)).length, 0);
+  });
+}
+
+test("accepts an IDN domain and the longest deliverable address, and mails them", async () => {
+  await using fn = setup();
+  for (const email of ["ada@bücher.example", `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`]) {
+    const t = token();
+    assert.equal((await fn.handle(enquiry({ ...valid(t), email }))).status, 200, email);
+    assert.equal((await rowsAbout(t)).length, 1);
+  }
+});
+
+test("counts characters a person sees: 100 emoji fit a 100-character name, 101 do not, and the database agrees", async () => {
+  await using fn = setup();
+  const t = token();
+  assert.equal((await fn.handle(enquiry({ ...valid(t), name: "🎤".repeat(100) }))).status, 200);
+  assert.equal((await rowsAbout(t))[0]!.name, "🎤".repeat(100));
+  assert.equal((await fn.handle(enquiry({ ...valid(token()), name: "🎤".repeat(101) }))).status, 422);
+});
+
+for (const [what, title] of [
+  ["an RFC 2047 encoded word", "=?utf-8?Q?Hi=0D=0ABcc:_victim@example.com?="],
+  ["a base64 encoded word", "=?UTF-8?B?SGkNCkJjYzogdmljdGltQGV4YW1wbGUuY29t?="],
+  ["an unclosed encoded word", "EP =?utf-8?q?half"],
+] as const) {
+  test(`a project title holding ${what} reaches the Subject as typed, on one line, with no extra recipient`, async () => {
+    await using fn = setup();
+    const t = token();
+    assert.equal((await fn.handle(enquiry({ ...valid(t), projectTitle: `${title} ${t}` }))).status, 200);
+    const all = (await (await fetch(`${CATCHER_API}/messages`)).json()) as (Caught & { envelope: { to: string[] }; headers: Record<string, string> })[];
+    const studio = all.find((m) => m.text.includes(t) && m.to === "studio@studio.example")!;
+    assert.ok(studio, "the studio mail arrived");
+    assert.equal(studio.subject.replaceAll("\u2060", ""), `New enquiry: ${title} ${t}`);
+    assert.doesNotMatch(studio.subject, /[\r\n]/);
+    assert.deepEqual(studio.envelope.to, ["studio@studio.example"]);
+    assert.equal(studio.headers.bcc, undefined);
+  });
+}
+
+test("the confirmation carries only a short, link-free name and title", async () => {
+  await using fn = setup();
+  const t = token();
+  const email = `links-${t.toLowerCase()}@example.com`;
+  await fn.handle(enquiry({ name: `Visit https://spam.example/${t}`, email, projectTitle: `Cheap pills at spam.example ${t}`, projectDetails: "x" }));
+  const [confirmation] = (await (await fetch(`${CATCHER_API}/messages`)).json() as Caught[]).filter((m) => m.to === email);
+  assert.ok(confirmation);
+  assert.doesNotMatch(confirmation.text + confirmation.html, /spam\.example|https?:/);
+  assert.match(confirmation.text, /Hi there,/);
+  assert.match(confirmation.text, /about "your project"/);
+  const long = `long-${t.toLowerCase()}@example.com`;
+  await fn.handle(enquiry({ name: "A".repeat(90), email: long, projectTitle: `${"T".repeat(150)} ${t}`, projectDetails: "" }));
+  const [shortened] = (await (await fetch(`${CATCHER_API}/messages`)).json() as Caught[]).filter((m) => m.to === long);
+  assert.match(shortened!.text, new RegExp(`Hi ${"A".repeat(39)}…,`));
+});
+
+test("a confirmation goes to one address at most once an hour; every enquiry is still stored and told to the studio", async () => {
+  await using fn = setup();
+  const t = token();
+  const email = `once-${t.toLowerCase()}@example.com`;
+  for (let i = 0; i < 3; i++) assert.equal((await fn.handle(enquiry({ ...valid(`${t}-${i}`), email }))).status, 200);
+  const mails = (await (await fetch(`${CATCHER_API}/messages`)).json()) as Caught[];
+  assert.equal(mails.filter((m) => m.to === email).length, 1);
+  assert.equal(mails.filter((m) => m.to === "studio@studio.example" && m.text.includes(t)).length, 3);
+  assert.equal((await rowsAbout(t)).length, 3);
+});
+
+test("a body that never arrives (Content-Length larger than what is sent) is answered 408 within the deadline", async () => {
+  await using fn = setup({ BODY_TIMEOUT_MS: "500" });
+  await using server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, fn.handle);
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+  const started = Date.now();
+  await conn.write(new TextEncoder().encode(
+    `POST /functions/v1/send-contact-email HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n` +
+      `${ENQUIRY_HEADERS.fillMs}: 5000\r\n\r\n{"name":`,
+  ));
+  const buffer = new Uint8Array(4096);
+  const read = await conn.read(buffer);
+  conn.close();
+  assert.match(new TextDecoder().decode(buffer.subarray(0, read ?? 0)), /^HTTP\/1\.1 408/);
+  assert.ok(Date.now() - started < 3000, "answered at the deadline, not when the client gives up");
+});
+
+test("a flood from many senders past the global rate: the real visitor's enquiry is stored and told to the studio, and mail stays bounded", async () => {
+  const t = token();
+  await db`delete from contact_rate_limits where bucket = 'global'`;
+  await using fn = setup({ RATE_LIMIT_GLOBAL: "5", RATE_LIMIT_PER_CLIENT: "3" });
+  const mailsBefore = ((await (await fetch(`${CATCHER_API}/messages`)).json()) as Caught[]).length;
+  // 40 senders, 3 enquiries each (their own limit), all to the same victim address.
+  const flood = [];
+  for (let sender = 0; sender < 40; sender++) {
+    for (let i = 0; i < 3; i++) {
+      flood.push(fn.handle(enquiry({ ...valid(`${t}-flood-${sender}-${i}`), email: `victim-${t.toLowerCase()}@example.com` }, { "cf-connecting-ip": `198.18.${sender}.1` })));
+    }
+  }
+  const statuses = (await Promise.all(flood)).map((r) => r.status);
+  assert.deepEqual([...new Set(statuses)], [200], "each sender within their own limit is stored");
+  const real = await fn.handle(enquiry({ ...valid(`${t}-real`), email: `real-${t.toLowerCase()}@example.com` }, { "cf-connecting-ip": "192.0.2.250" }));
+  assert.equal(real.status, 200, "the real visitor is not refused");
+  assert.equal((await rowsAbout(`${t}-real`)).length, 1);
+  assert.equal((await rowsAbout(`${t}-flood`)).length, 120);
+  assert.ok(fn.lines.some((l) => l.held === true && l.level === "warn"), "holds are logged");
+
+  const report = await (await callRedeliver(fn)).json();
+  assert.ok(report.digested >= 116, JSON.stringify(report));
+  const mails = ((await (await fetch(`${CATCHER_API}/messages`)).json()) as Caught[]).slice(mailsBefore);
+  const digest = mails.find((m) => /held during a busy period/.test(m.subject))!;
+  assert.ok(digest, "the studio gets one digest");
+  assert.match(digest.text, new RegExp(`${t}-real`), "the real enquiry is in it");
+  const about = mails.filter((m) => m.text.includes(t) || m.subject.includes(t));
+  assert.ok(about.length <= 5 + 1 + 1, `mails stay bounded: ${about.length} for 121 enquiries`);
+  assert.ok(about.filter((m) => m.to.startsWith("victim-")).length <= 1, "the victim address gets at most one confirmation");
+  const [traffic] = await db`select * from private.enquiry_traffic`;
+  assert.ok(Number(traffic!.held_last_day) >= 116);
+  await db`delete from contact_rate_limits where bucket = 'global'`;
+});

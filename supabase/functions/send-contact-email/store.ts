@@ -5,10 +5,12 @@ import type { ContactMessage } from "../_shared/contact-message.ts";
 export type DeliveryKind = "studio" | "confirmation";
 
 export type SubmitOutcome =
-  | { outcome: "stored" | "duplicate"; enquiryId: string }
+  /** held: stored, but past the global rate its mails wait (a digest for the studio, confirmations paused). */
+  | { outcome: "stored" | "held" | "duplicate"; enquiryId: string }
   | { outcome: "rate-limited"; retryAfterSeconds: number };
 
 export type ClaimedDelivery = { enquiryId: string; kind: DeliveryKind; message: ContactMessage };
+export type HeldEnquiry = { enquiryId: string; message: ContactMessage; createdAt: Date };
 
 export type Limits = { perClient: number; clientWindowSeconds: number; global: number; globalWindowSeconds: number };
 
@@ -31,6 +33,12 @@ export type Store = {
     maxAttempts: number,
     backoff: Backoff,
   ): Promise<"pending" | "dead">;
+  /** Claims up to `limit` held studio mails, to go out as one digest. */
+  claimDigest(limit: number): Promise<HeldEnquiry[]>;
+  /** After the digest: sent, or back to held for the next run. */
+  finishDigest(enquiryIds: string[], sent: boolean): Promise<void>;
+  /** Paused confirmations go out again when the global rate is under its limit; returns how many. */
+  releasePausedConfirmations(limits: Limits): Promise<number>;
   /** Deliveries that will not be tried again, and those waiting for a later attempt. */
   deliveryCounts(): Promise<DeliveryCounts>;
   close(): Promise<void>;
@@ -59,7 +67,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
           ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds}))`;
       if (!row) throw new Error("submit_enquiry returned no row");
       if (row.outcome === "rate-limited") return { outcome: "rate-limited", retryAfterSeconds: row.retry_after ?? 60 };
-      return { outcome: row.outcome as "stored" | "duplicate", enquiryId: row.enquiry_id! };
+      return { outcome: row.outcome as "stored" | "held" | "duplicate", enquiryId: row.enquiry_id! };
     },
     async claim(enquiryId, limit, maxAttempts) {
       const rows = await sql<
@@ -80,6 +88,26 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
           ${enquiryId}::uuid, ${kind}, ${failure.error}, ${failure.permanent}, ${maxAttempts},
           make_interval(secs => ${backoff.baseSeconds}), make_interval(secs => ${backoff.maxSeconds})) as status`;
       return row?.status ?? "pending";
+    },
+    async claimDigest(limit) {
+      const rows = await sql<
+        { enquiry_id: string; name: string; email: string; project_title: string; project_details: string; created_at: Date }[]
+      >`select * from private.claim_digest(${limit}, make_interval(secs => ${CLAIM_SECONDS}))`;
+      return rows.map((r) => ({
+        enquiryId: r.enquiry_id,
+        createdAt: r.created_at,
+        message: { name: r.name, email: r.email, projectTitle: r.project_title, projectDetails: r.project_details },
+      }));
+    },
+    async finishDigest(enquiryIds, sent) {
+      await sql`update public.contact_deliveries
+        set status = ${sent ? "sent" : "held"}, sent_at = ${sent ? sql`now()` : null}, locked_until = null
+        where kind = 'studio' and enquiry_id = any(${enquiryIds}::uuid[])`;
+    },
+    async releasePausedConfirmations(limits) {
+      const [row] = await sql<{ released: number }[]>`select private.release_paused_confirmations(
+          ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds})) as released`;
+      return row?.released ?? 0;
     },
     async deliveryCounts() {
       const [row] = await sql<{ dead: number; waiting: number }[]>`select
