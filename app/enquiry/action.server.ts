@@ -20,6 +20,7 @@ import {
   type ContactMessage,
   type EnquiryResult,
 } from "../../supabase/functions/_shared/contact-message.ts";
+import { readBody } from "../../supabase/functions/_shared/read-body.ts";
 import { OUTCOME_HTTP_STATUS, type FormOutcome } from "./outcome";
 
 /** The largest form we read: 5,000 characters of details, each up to 12 bytes once percent-encoded. */
@@ -51,7 +52,7 @@ export async function submitEnquiryForm(request: Request, options: Options): Pro
   }
   const type = request.headers.get("content-type") ?? "";
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return refused(415);
-  const body = await readCapped(request, MAX_FORM_BYTES, FORM_READ_TIMEOUT_MS);
+  const body = await readBody(request, MAX_FORM_BYTES, FORM_READ_TIMEOUT_MS);
   if (body === "too-large") return refused(413);
   if (body === "too-slow") return refused(408);
   if (body.byteLength === 0) return refused(400);
@@ -123,41 +124,4 @@ export function derivedKey(message: ContactMessage, client: string | undefined, 
   const hex = createHash("sha256").update(JSON.stringify([secret, client ?? "", day, message])).digest("hex");
   // Shaped as an RFC 9562 version 8 (custom) UUID, which the contract accepts.
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** The body's bytes, or why not: larger than `limit`, or not all there within `timeoutMs`. */
-async function readCapped(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array | "too-large" | "too-slow"> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) return "too-large";
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<"too-slow">((resolve) => (timer = setTimeout(() => resolve("too-slow"), timeoutMs)));
-  try {
-    for (;;) {
-      const next = await Promise.race([reader.read(), deadline]);
-      if (next === "too-slow") {
-        void reader.cancel().catch(() => undefined);
-        return "too-slow";
-      }
-      if (next.done) break;
-      size += next.value.byteLength;
-      if (size > limit) {
-        void reader.cancel().catch(() => undefined);
-        return "too-large";
-      }
-      chunks.push(next.value);
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

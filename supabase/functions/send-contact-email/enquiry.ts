@@ -12,7 +12,8 @@ import {
 } from "../_shared/contact-message.ts";
 import type { Config } from "./config.ts";
 import type { createDelivery } from "./delivery.ts";
-import { json, readCapped, sha256, timingSafeEqual } from "./http.ts";
+import { readBody } from "../_shared/read-body.ts";
+import { json, sha256, timingSafeEqual } from "./http.ts";
 import { errorText, type Log } from "./log.ts";
 import type { Store } from "./store.ts";
 
@@ -73,12 +74,12 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil }: D
     if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
       return reply(415, { status: "error", message: MESSAGES.unsupportedType });
     }
-    const body = await readCapped(request, MAX_BODY_BYTES, config.bodyTimeoutMs);
+    const body = await readBody(request, MAX_BODY_BYTES, config.bodyTimeoutMs);
     if (body === "too-large") return reply(413, { status: "error", message: MESSAGES.tooLarge });
     if (body === "too-slow") return reply(408, { status: "error", message: MESSAGES.tooSlow });
     let input: unknown;
     try {
-      input = JSON.parse(body);
+      input = JSON.parse(new TextDecoder().decode(body));
     } catch {
       return reply(400, { status: "error", message: MESSAGES.notJson });
     }

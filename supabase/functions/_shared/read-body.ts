@@ -1,0 +1,41 @@
+/**
+ * Reads a request body within limits, for both doors: the function (Deno) and the site's no-JS action
+ * (Node). Dependency-free, Web streams only. Returns the bytes, or why not: larger than `limit` bytes
+ * (it reads no further than that, and refuses at once when Content-Length says so), or not all there
+ * within `timeoutMs` (a client that declares more than it sends, or trickles it).
+ */
+export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array | "too-large" | "too-slow"> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) return "too-large";
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"too-slow">((resolve) => (timer = setTimeout(() => resolve("too-slow"), timeoutMs)));
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), deadline]);
+      if (next === "too-slow") {
+        reader.cancel().catch(() => undefined);
+        return "too-slow";
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > limit) {
+        reader.cancel().catch(() => undefined);
+        return "too-large";
+      }
+      chunks.push(next.value);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
