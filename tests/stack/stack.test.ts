@@ -67,7 +67,8 @@ function send(message: object, key: string = crypto.randomUUID()) {
     body: JSON.stringify(message),
   });
 }
-const message = (tag: string, i = 0) => ({ name: `Visitor ${i}`, email: `visitor${i}@example.com`, projectTitle: `${tag} ${i}`, projectDetails: "" });
+// Each message its own address: a confirmation goes to one address at most once an hour.
+const message = (tag: string, i = 0) => ({ name: `Visitor ${i}`, email: `visitor${i}-${tag.toLowerCase()}@example.com`, projectTitle: `${tag} ${i}`, projectDetails: "" });
 const rowsTagged = async (tag: string) => (await db`select count(*)::int as n from contact_enquiries where project_title like ${tag + " %"}`)[0]!.n;
 
 async function until<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
