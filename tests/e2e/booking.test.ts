@@ -309,15 +309,17 @@ test.describe("booking form (JavaScript off)", () => {
     }
   });
 
-  test("posts that cannot be a visitor's form get a clear 4xx page, never a 500", async ({ request }) => {
+  test("posts that cannot be a visitor's form get a clear 4xx page, never a 500", async ({ request, stack }) => {
     const post = (options: Parameters<typeof request.post>[1]) => request.post("/?index", options);
     expect((await post({ data: { name: "Ada" } })).status(), "JSON").toBe(415);
     expect((await post({ headers: { "content-type": "" }, data: "" })).status(), "empty, no type").toBe(415);
     expect((await post({ headers: { "content-type": "application/x-www-form-urlencoded" }, data: "" })).status(), "empty form").toBe(400);
     // A cross-site post is refused by Remix 2 itself (its CSRF guard answers before any route code, with
     // a bare 500 we cannot change under remix-serve); a same-host post a browser marks cross-site gets our 403.
-    const crossSite = await post({ headers: { origin: "https://evil.example" }, form: { name: "Ada", email: "a@example.com", projectTitle: "CSRF" } });
+    const title = `CSRF ${unique()}`;
+    const crossSite = await post({ headers: { origin: "https://evil.example" }, form: { name: "Ada", email: "a@example.com", projectTitle: title } });
     expect(crossSite.ok(), "cross-site").toBe(false);
+    expect(await stack.db`select id from contact_enquiries where project_title = ${title}`, "nothing stored").toHaveLength(0);
     expect((await post({ headers: { "sec-fetch-site": "cross-site" }, form: { name: "Ada" } })).status(), "marked cross-site").toBe(403);
     const started = Date.now();
     const huge = await post({ headers: { "content-type": "application/x-www-form-urlencoded" }, data: `name=${"x".repeat(20 * 1024 * 1024)}` });
