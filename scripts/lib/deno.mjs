@@ -1,15 +1,14 @@
 // The two Deno versions the function is held to, both from npm:
-//   DENO       the current Deno (`deno` package): what developers and `npm run stack` use;
-//   DENO_EDGE  the Deno that Supabase's edge runtime embeds (2.1.x; `deno-edge-runtime`, an alias of
-//              `deno@2.1.4`): what hosted Edge Functions run.
-// Both packages declare a `deno` bin, so node_modules/.bin/deno may be either: always use these paths.
+//   DENO       the current Deno (the project's `deno` package): what developers and `npm run stack` use;
+//   DENO_EDGE  the Deno that Supabase's edge runtime embeds (2.1.4, installed in scripts/supabase-platform
+//              by its install.sh): what hosted Edge Functions run.
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const binary = (pkg) => path.join(ROOT, "node_modules", pkg, process.platform === "win32" ? "deno.exe" : "deno");
+const binary = (modules) => path.join(modules, "deno", process.platform === "win32" ? "deno.exe" : "deno");
 
-export const DENO = binary("deno");
-export const DENO_EDGE = binary("deno-edge-runtime");
+export const DENO = binary(path.join(ROOT, "node_modules"));
+export const DENO_EDGE = binary(path.join(ROOT, "scripts/supabase-platform/node_modules"));
 /** The config (import map) of the function, as both deploy paths upload it. */
 export const FUNCTION_CONFIG = "supabase/functions/send-contact-email/deno.json";
 
