@@ -311,7 +311,9 @@ test.describe("booking form (JavaScript off)", () => {
 
   test("posts that cannot be a visitor's form get a clear 4xx page, never a 500", async ({ request, stack }) => {
     const post = (options: Parameters<typeof request.post>[1]) => request.post("/?index", options);
-    expect((await post({ data: { name: "Ada" } })).status(), "JSON").toBe(415);
+    const json = await post({ data: { name: "Ada" } });
+    expect(json.status(), "JSON").toBe(415);
+    expect(await json.text(), "a page the visitor can read").toContain(formNotices.refused.title);
     expect((await post({ headers: { "content-type": "" }, data: "" })).status(), "empty, no type").toBe(415);
     expect((await post({ headers: { "content-type": "application/x-www-form-urlencoded" }, data: "" })).status(), "empty form").toBe(400);
     // A cross-site post is refused by Remix 2 itself (its CSRF guard answers before any route code, with
@@ -325,9 +327,6 @@ test.describe("booking form (JavaScript off)", () => {
     const huge = await post({ headers: { "content-type": "application/x-www-form-urlencoded" }, data: `name=${"x".repeat(20 * 1024 * 1024)}` });
     expect(huge.status(), "20 MB").toBe(413);
     expect(Date.now() - started).toBeLessThan(10_000);
-    for (const response of [await post({ data: { name: "Ada" } })]) {
-      expect(await response.text()).toContain(formNotices.refused.title);
-    }
   });
 
   test("with the function down: the failure notice, values kept", async ({ page, stack }) => {

@@ -9,14 +9,14 @@
  * the studio one digest of what was held during a flood, and releases paused confirmations once the
  * flood is over (docs/decisions/013).
  */
+import type { Config } from "./config.ts";
+import { studioDigest, studioNotification, visitorConfirmation } from "./emails.ts";
+import { errorText, type Log } from "./log.ts";
+import { MailError, type Mailer } from "./mailer.ts";
+import type { ClaimedDelivery, DeliveryKind, Store } from "./store.ts";
 
 /** The most enquiries one digest lists; more wait for the next run. */
 const DIGEST_MAX = 200;
-import type { Config } from "./config.ts";
-import { studioDigest, studioNotification, visitorConfirmation } from "./emails.ts";
-import { MailError, type Mailer } from "./mailer.ts";
-import type { ClaimedDelivery, Store } from "./store.ts";
-import { errorText, type Log } from "./log.ts";
 
 export type SendResult = "sent" | "retry-later" | "dead";
 
@@ -58,10 +58,10 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
       : visitorConfirmation(message, { studioName: config.studioName, studioInbox: config.studioInbox });
   }
 
-  async function recordSent(enquiryId: string, kind: string) {
+  async function recordSent(enquiryId: string, kind: DeliveryKind) {
     for (let attempt = 0; ; attempt++) {
       try {
-        await store.markSent(enquiryId, kind as ClaimedDelivery["kind"]);
+        await store.markSent(enquiryId, kind);
         return;
       } catch (error) {
         const last = attempt >= RECORD_SENT_RETRIES_MS.length;
@@ -114,6 +114,11 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
       let digested = 0;
       let stopped: RedeliveryReport["stopped"] = "nothing-due";
       let lastSend = -Infinity;
+      let released = 0;
+      const report = async (): Promise<RedeliveryReport> => {
+        const totals = await store.deliveryCounts();
+        return { status: "ok", digested, released, sent, failed, dead, stopped, undeliveredTotal: totals.dead, waitingTotal: totals.waiting };
+      };
 
       const held = await store.claimDigest(DIGEST_MAX);
       if (held.length > 0) {
@@ -124,14 +129,15 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
         } catch (error) {
           await store.finishDigest(ids, false);
           log({ level: "warn", event: "digest-retry-later", enquiries: ids.length, reason: errorText(error) });
-          const totals = await store.deliveryCounts();
-          return { status: "ok", digested: 0, released: 0, sent, failed: 1, dead, stopped: "provider-failure", undeliveredTotal: totals.dead, waitingTotal: totals.waiting };
+          failed = 1;
+          stopped = "provider-failure";
+          return await report();
         }
         await store.finishDigest(ids, true);
         digested = ids.length;
         log({ level: "warn", event: "digest-sent", enquiries: digested });
       }
-      const released = await store.releasePausedConfirmations(config.rateLimit);
+      released = await store.releasePausedConfirmations(config.rateLimit);
       if (released > 0) log({ event: "confirmations-released", released });
 
       for (;;) {
@@ -154,8 +160,7 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
           break;
         }
       }
-      const totals = await store.deliveryCounts();
-      return { status: "ok", digested, released, sent, failed, dead, stopped, undeliveredTotal: totals.dead, waitingTotal: totals.waiting };
+      return await report();
     },
   };
 }

@@ -43,15 +43,16 @@ type Deps = {
 export function createEnquiryFlow({ config, store, delivery, log, waitUntil }: Deps) {
   let addressHeadersLogged = false;
 
-  /**
-   * The caller's address: the site's relay (no-JS path) vouched for by the shared secret, else the one
-   * header the platform sets (CLIENT_IP_HEADER), never a header a visitor can write. Null when neither
-   * is there: then no per-client limit applies, rather than one bucket shared by every such visitor.
-   */
+  /** The site's no-JS relay, vouched for by the shared secret. */
   function isRelayed(request: Request): boolean {
     return Boolean(config.relaySecret) && timingSafeEqual(request.headers.get(RELAY_HEADERS.secret) ?? "", config.relaySecret!);
   }
 
+  /**
+   * The caller's address: the relayed visitor's, else the one header the platform sets
+   * (CLIENT_IP_HEADER), never a header a visitor can write. Null when neither is there: then no
+   * per-client limit applies, rather than one bucket shared by every such visitor.
+   */
   function clientAddress(request: Request): string | null {
     if (!addressHeadersLogged) {
       addressHeadersLogged = true;
