@@ -1,5 +1,5 @@
-import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin";
 import path from "node:path";
+import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({

@@ -1,7 +1,7 @@
 /**
  * Every word, price and fact the page shows (spec points 2, 3 and 9). Sections only render this.
  * Changing a price is a one-line edit here; `npm run typecheck` and the content tests guard it.
- * Studio-specific facts (name, e-mail, address, social link) are configuration: see app/studio.server.ts.
+ * Studio-specific facts (name, e-mail, address, social link) are configuration: see app/config.server.ts.
  */
 
 export type Service = {
@@ -181,6 +181,8 @@ export const contactForm = {
   },
   submit: "Send Message",
   sending: "Sending...",
+  /** Kept in step with RETENTION_DAYS (the function's, default 730) and the README's "What is kept". */
+  privacy: "We use your details only to reply to your enquiry, and delete them within 24 months.",
 } as const;
 
 /** Toast texts, word for word from the spec's error catalogue (point 8). `{email}` is the studio e-mail. */

@@ -1,8 +1,11 @@
 import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import { startupConfig } from "./config.server";
 import { renderDocument } from "./document/render.server";
-import { limitServerTimeouts } from "./server-timeouts.server";
+import { installHttpServer } from "./server/http-server.server";
 
-limitServerTimeouts();
+// remix-serve imports this build before it listens: a configuration that cannot work ends the process
+// here, and the server it then creates gets the site's time limits and front door.
+installHttpServer(startupConfig());
 
 // Every document (the home page, the 404, the error screen) goes through the document pipeline.
 export default function handleRequest(request: Request, status: number, headers: Headers, context: EntryContext) {

@@ -10,14 +10,14 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { errorScreen } from "./content";
-import { config } from "./studio.server";
-import "./styles/global.css";
 import { ErrorScreen } from "./components/ErrorScreen";
-import { ToastViewport } from "./components/Toasts";
-import { ANNOUNCER_ID } from "./utils/announce";
+import { config } from "./config.server";
+import { errorScreen } from "./content";
 import { InlineStyles } from "./document/critical-css";
+import "./styles/global.css";
 import { visuallyHidden } from "./styles/utilities.css";
+import { ANNOUNCER_ID } from "./toasts/announce";
+import { ToastViewport } from "./toasts/Toasts";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },

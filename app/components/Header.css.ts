@@ -1,7 +1,6 @@
 import { style } from "@vanilla-extract/css";
-import { vars } from "~/styles/theme.css";
+import { breakpoints, vars } from "~/styles/theme.css";
 
-const wide = "screen and (min-width: 56rem)";
 
 export const header = style({
   position: "fixed",
@@ -41,7 +40,7 @@ export const logo = style({
 export const logoText = style({
   lineHeight: 1.1,
   overflowWrap: "anywhere",
-  "@media": { "(max-width: 479px)": { fontSize: vars.fontSize.body } },
+  "@media": { [breakpoints.narrowPhone]: { fontSize: vars.fontSize.body } },
 });
 
 export const logoMark = style({ color: vars.color.accent, flexShrink: 0 });
@@ -50,7 +49,7 @@ export const actions = style({ display: "flex", alignItems: "center", gap: vars.
 
 export const desktopNav = style({
   display: "none",
-  "@media": { [wide]: { display: "block" } },
+  "@media": { [breakpoints.headerNavigation]: { display: "block" } },
 });
 
 export const navList = style({
@@ -75,7 +74,7 @@ export const navLink = style({
 /** A native <details> disclosure: works without JavaScript and is announced as expandable. */
 export const menu = style({
   position: "relative",
-  "@media": { [wide]: { display: "none" } },
+  "@media": { [breakpoints.headerNavigation]: { display: "none" } },
 });
 
 export const menuButton = style({
@@ -107,5 +106,5 @@ export const menuList = style({ listStyle: "none", padding: 0, display: "grid" }
 
 export const bookNow = style({
   paddingInline: vars.space.medium,
-  "@media": { [wide]: { paddingInline: vars.space.large } },
+  "@media": { [breakpoints.headerNavigation]: { paddingInline: vars.space.large } },
 });

@@ -1,22 +1,12 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { equipment, gallery, navigation, packages, services } from "~/content";
-import { Contact } from "./Contact";
 import { Equipment } from "./Equipment";
 import { Faq } from "./Faq";
 import { Footer } from "./Footer";
 import { Gallery } from "./Gallery";
 import { Header } from "./Header";
 import { Services } from "./Services";
-
-const studio = {
-  name: "Test Studio",
-  email: "hi@test.example",
-  address: { street: "1 Main St", locality: "Etobicoke", region: "Ontario", postalCode: "M8V 0A0", country: "CA" },
-  socialUrl: "https://social.example/studio",
-  socialLabel: "Instagram",
-  siteUrl: "https://test.example",
-};
 
 describe("page sections", () => {
   it("the header links to the four anchors and Book Now to #contact", () => {
@@ -55,16 +45,6 @@ describe("page sections", () => {
     const triggers = screen.getAllByRole("button");
     expect(triggers).toHaveLength(12);
     for (const trigger of triggers) expect(trigger).toHaveAttribute("aria-expanded", "false");
-  });
-
-  it("the contact section shows the studio's details and opens the social link safely", () => {
-    render(<Contact studio={studio} publicEnv={{ supabaseUrl: "http://x", supabaseAnonKey: "k" }} />);
-    expect(screen.getByRole("heading", { name: "Let's Create Together" })).toBeInTheDocument();
-    expect(screen.getByText(/Etobicoke, Ontario/)).toBeInTheDocument();
-    const social = screen.getByRole("link", { name: /Instagram/ });
-    expect(social).toHaveAttribute("target", "_blank");
-    expect(social.getAttribute("rel")).toContain("noopener");
-    expect(screen.getByText("Monday - Sunday: 24 Hours")).toBeInTheDocument();
   });
 
   it("the footer names the studio", () => {

@@ -1,6 +1,6 @@
-import { cssBundleHref } from "@remix-run/css-bundle";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { cssBundleHref } from "@remix-run/css-bundle";
 
 let css: string | undefined;
 /** The built CSS bundle's text, read once (remix-serve serves public/ from the working directory). */

@@ -11,7 +11,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
-import { config } from "~/studio.server";
+import { config } from "~/config.server";
 import { CriticalCssProvider } from "./critical-css";
 import { criticalCss } from "./critical-css.server";
 import { inlineScriptHashes } from "./csp.server";
@@ -30,16 +30,25 @@ type RenderedDocument = {
   encoded?: { br: Buffer; gzip: Buffer };
 };
 
-/** Documents of "public" routes, by path and year. */
+/**
+ * Documents of "public" routes, by route and year: at most one per such route, whatever path, query
+ * or header a request chooses (the front door already sends odd spellings of a path to its one URL).
+ */
 const memo = new Map<string, RenderedDocument>();
+
+/** How many documents are kept in memory (for /healthz: it never grows with what requests choose). */
+export function documentsInMemory() {
+  return memo.size;
+}
 
 export async function renderDocument(request: Request, status: number, headers: Headers, context: EntryContext): Promise<Response> {
   const handle = documentHandle(context);
-  const url = new URL(request.url);
   const { actionData, errors } = context.staticHandlerContext;
-  const shared = handle.cache === "public" && request.method === "GET" && status === 200 && !actionData && !errors;
-  // Only the plain URL is kept in memory: any query string would otherwise grow the memo without bound.
-  const memoKey = shared && url.search === "" ? `${url.pathname}:${new Date().getFullYear()}` : undefined;
+  const reading = request.method === "GET" || request.method === "HEAD";
+  const shared = handle.cache === "public" && reading && status === 200 && !actionData && !errors;
+  // The document of a "public" route is the same for every visitor and every URL that reaches it.
+  const route = context.staticHandlerContext.matches.at(-1)?.route.id;
+  const memoKey = shared && route ? `${route}:${new Date().getFullYear()}` : undefined;
 
   let document = memoKey ? memo.get(memoKey) : undefined;
   if (!document) {
@@ -47,6 +56,7 @@ export async function renderDocument(request: Request, status: number, headers: 
     const html = handle.hydrate === "on-intent" ? deferHydration(rendered.html) : rendered.html;
     document = { html, etag: etagOf(html), scriptHashes: inlineScriptHashes(html), failed: rendered.failed };
     if (memoKey && !document.failed) {
+      // Compressed once per document, never per request.
       const bytes = Buffer.from(document.html);
       document.encoded = {
         br: brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),

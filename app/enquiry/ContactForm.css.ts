@@ -45,3 +45,5 @@ export const notice = styleVariants({
   destructive: [noticeBase, { background: vars.color.dangerSurface, borderColor: vars.color.dangerBorder, color: vars.color.dangerText }],
 });
 export const noticeTitle = style({ fontWeight: 700 });
+
+export const privacy = style({ color: vars.color.textMuted, fontSize: vars.fontSize.small });

@@ -1,11 +1,12 @@
 import { fireEvent, render, screen } from "@testing-library/react";
-import { ToastViewport } from "~/components/Toasts";
+import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
+import { ToastViewport } from "~/toasts/Toasts";
 import { ContactForm } from "./ContactForm";
 
 vi.mock("./send.client", () => ({
   preloadSupabase: vi.fn(() => Promise.resolve()),
-  sendEnquiry: vi.fn(() => Promise.resolve({ status: "ok" })),
+  sendEnquiry: vi.fn(() => Promise.resolve({ outcome: { status: "ok" } })),
 }));
 const { sendEnquiry } = await import("./send.client");
 
@@ -15,6 +16,20 @@ const props = {
 };
 
 describe("ContactForm", () => {
+  it("keeps what a visitor typed into the server's fields before React took over, even over kept values", () => {
+    // A no-JS result page keeps the values; the visitor edits them before the page hydrates.
+    const values = { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "kept by the server" };
+    const page = <ContactForm {...props} outcome={{ status: "failed", values }} />;
+    const host = document.createElement("div");
+    host.innerHTML = renderToString(page);
+    document.body.append(host);
+    host.querySelector("textarea")!.value = "edited before hydration";
+    host.querySelector<HTMLInputElement>("input[name=name]")!.value = "Ada L.";
+    render(page, { container: host, hydrate: true });
+    expect(screen.getByLabelText(/Project Details/)).toHaveValue("edited before hydration");
+    expect(screen.getByLabelText("Name")).toHaveValue("Ada L.");
+  });
+
   it("labels every field and marks the required ones", () => {
     render(<ContactForm {...props} />);
     expect(screen.getByLabelText("Name")).toBeRequired();
@@ -66,9 +81,9 @@ describe("ContactForm", () => {
     render(<ContactForm {...props} />);
     const name = screen.getByLabelText("Name");
     expect(name).not.toHaveAttribute("maxlength");
-    fireEvent.change(name, { target: { value: "🎤".repeat(100) } });
+    fireEvent.input(name, { target: { value: "🎤".repeat(100) } });
     expect(name).not.toHaveAttribute("aria-invalid");
-    fireEvent.change(name, { target: { value: "🎤".repeat(101) } });
+    fireEvent.input(name, { target: { value: "🎤".repeat(101) } });
     expect(name).toHaveAttribute("aria-invalid", "true");
     expect(name).toHaveAccessibleDescription("Name must be 100 characters or fewer.");
   });

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { contactForm, fill, formNotices, toasts } from "~/content";
+import type { PublicEnv } from "~/config.types";
+import { contactForm, fill, toasts } from "~/content";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
-import type { PublicEnv } from "~/config";
-import { preloadSupabase, sendEnquiry } from "./send.client";
+import { preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
 import {
   characterCount,
   CONTACT_FIELDS,
@@ -16,36 +16,43 @@ import {
   type ContactMessage,
   type FieldErrors,
 } from "../../supabase/functions/_shared/contact-message.ts";
-import { preloadToasts, showToast, type Tone } from "~/components/Toasts";
 import * as styles from "./ContactForm.css";
 import type { FormOutcome } from "./outcome";
+import { FailureText, OutcomeNotice } from "./OutcomeNotice";
+import { preloadSupabase, sendEnquiry } from "./send.client";
 
 type Props = {
   studioEmail: string;
   publicEnv: PublicEnv;
+  /** The outcome of a post made without JavaScript (the route's action), shown in the form. */
   outcome?: FormOutcome;
 };
 
 const EMPTY: ContactMessage = { name: "", email: "", projectTitle: "", projectDetails: "" };
 
-function valuesIn(form: HTMLFormElement): ContactMessage {
-  const value = (field: ContactField) => {
-    const control = form.elements.namedItem(field);
-    return control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control.value : "";
-  };
-  return Object.fromEntries(CONTACT_FIELDS.map((field) => [field, value(field)])) as ContactMessage;
-}
+const autoComplete: Record<ContactField, string> = { name: "name", email: "email", projectTitle: "off", projectDetails: "off" };
 
-function newKey() {
-  return crypto.randomUUID();
-}
-
+/**
+ * The booking form (spec points 4, 5 and 8). Its fields are the browser's own (uncontrolled): what a
+ * visitor types before, during or after hydration is in the field and stays there, and typing costs
+ * no React work. The form reads them when it is sent. Without JavaScript it posts to the route's
+ * action, which answers with an outcome shown here.
+ */
 export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   const id = useId();
   const fieldId = (field: ContactField) => `${id}-${field}`;
   const errorId = (field: ContactField) => `${id}-${field}-error`;
+  const formRef = useRef<HTMLFormElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
 
-  const [values, setValues] = useState<ContactMessage>(outcome && "values" in outcome ? outcome.values : EMPTY);
+  // What the fields start with. When React takes over a page whose fields a visitor has already typed
+  // into, the typed text is what the fields hold: React then writes nothing over it.
+  const [initial] = useState<ContactMessage>(() => {
+    const kept = outcome && "values" in outcome ? outcome.values : EMPTY;
+    if (typeof document === "undefined") return kept;
+    const live = (field: ContactField) => document.getElementById(fieldId(field)) as HTMLInputElement | HTMLTextAreaElement | null;
+    return Object.fromEntries(CONTACT_FIELDS.map((f) => [f, live(f)?.value ?? kept[f]])) as ContactMessage;
+  });
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>(outcome?.status === "invalid" ? outcome.fieldErrors : {});
   const [sending, setSending] = useState(false);
   // Where a toast cannot appear (its code failed to load), the message shows in the form instead.
@@ -56,8 +63,6 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   };
   // State lags a render behind: a double click's second submit must see the first at once.
   const inFlight = useRef(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const submitRef = useRef<HTMLButtonElement>(null);
   // One key per distinct message, made in the browser (the page is the same for everyone): a retry
   // of the same values reuses it (the function stores it once), edited values after a failure get
   // a new one, and a success renews it.
@@ -67,77 +72,68 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     void preloadSupabase(publicEnv).catch(() => undefined);
   };
 
-  // The page hydrates on the visitor's first intent (decision 008), often a focus in this form:
-  // what was typed before React took over is in the fields but not in state, so take it from there.
-  useEffect(() => {
-    const form = formRef.current;
-    if (!form) return;
-    const typed = valuesIn(form);
-    if (CONTACT_FIELDS.some((f) => typed[f] !== values[f])) setValues(typed);
-    if (form.contains(document.activeElement)) warmUp();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
+  const fieldsOf = (form: HTMLFormElement) => CONTACT_FIELDS.map((f) => form.elements.namedItem(f) as HTMLInputElement | HTMLTextAreaElement);
   const focusField = (field: ContactField | undefined) => {
     if (field) formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(fieldId(field))}`)?.focus();
   };
 
-  // Without JavaScript the action's field errors arrive with the page: put focus on the first one.
   useEffect(() => {
+    // The page hydrates when the visitor heads for this form (decision 016): often a focus in it.
+    if (formRef.current?.contains(document.activeElement)) warmUp();
+    // Without JavaScript the action's field errors arrive with the page: put focus on the first one.
     if (outcome?.status === "invalid") focusField(firstInvalidField(outcome.fieldErrors));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the form mounts
   }, []);
-
-  const failureText = <FailureText studioEmail={studioEmail} />;
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (inFlight.current) return; // a second click while sending does nothing
-    const form = new FormData(event.currentTarget);
-    if (!hasRequiredFields(values)) {
+    const form = event.currentTarget;
+    const message = Object.fromEntries(fieldsOf(form).map((control) => [control.name, control.value.trim()])) as ContactMessage;
+    if (!hasRequiredFields(message)) {
       notify("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
       return;
     }
-    const message = Object.fromEntries(CONTACT_FIELDS.map((f) => [f, values[f].trim()])) as ContactMessage;
     const snapshot = JSON.stringify(message);
-    if (!attempt.current.key || attempt.current.values !== snapshot) attempt.current.key = newKey();
+    if (!attempt.current.key || attempt.current.values !== snapshot) attempt.current.key = crypto.randomUUID();
     attempt.current.values = snapshot;
+    const trap = (form.elements.namedItem(FORM_META_FIELDS.trap) as HTMLInputElement | null)?.value ?? "";
 
     inFlight.current = true;
     setSending(true);
-    const result = await sendEnquiry(publicEnv, message, {
+    const { outcome: sent, error } = await sendEnquiry(publicEnv, message, {
       idempotencyKey: attempt.current.key,
       // Time since the page started loading: hydration may have come much later than the visitor.
       fillMs: performance.now(),
-      trap: String(form.get(FORM_META_FIELDS.trap) ?? ""),
+      trap,
     });
     inFlight.current = false;
     setSending(false);
     // The disabled button lost focus; give it back so keyboard users stay in the form.
     if (document.activeElement === document.body) submitRef.current?.focus();
 
-    if (result.status === "ok") {
-      setValues(EMPTY);
+    if (sent.status === "ok") {
+      for (const control of fieldsOf(form)) control.value = control.defaultValue = "";
       setFieldErrors({});
       attempt.current = { key: "", values: "" };
       notify("success", toasts.success.title, toasts.success.text, toasts.success.text);
       return;
     }
-    if (result.status === "invalid") {
-      setFieldErrors(result.fieldErrors);
-      focusField(firstInvalidField(result.fieldErrors));
+    if (sent.status === "invalid") {
+      setFieldErrors(sent.fieldErrors);
+      focusField(firstInvalidField(sent.fieldErrors));
     } else {
-      console.error("Error sending contact message:", result.error);
+      console.error("Error sending contact message:", error ?? sent.status);
     }
-    notify("destructive", toasts.failure.title, failureText, fill(toasts.failure.text, { email: studioEmail }));
+    notify("destructive", toasts.failure.title, <FailureText studioEmail={studioEmail} />, fill(toasts.failure.text, { email: studioEmail }));
   };
 
-  const update = (field: ContactField, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    // Lengths count characters a person sees (code points), as the contract and the database do; the
-    // maxlength attribute would count UTF-16 units (an emoji twice), so the limit is shown as it is passed.
-    if (characterCount(value.trim()) > FIELD_LIMITS[field]) setFieldErrors((current) => ({ ...current, [field]: tooLongMessage(field) }));
-    else if (fieldErrors[field]) setFieldErrors(({ [field]: _, ...rest }) => rest);
+  // Lengths count characters a person sees (code points), as the contract and the database do; the
+  // maxlength attribute would count UTF-16 units (an emoji twice), so the limit is shown as it is passed.
+  const checkLength = (field: ContactField, value: string) => {
+    const tooLong = characterCount(value.trim()) > FIELD_LIMITS[field];
+    if (tooLong && !fieldErrors[field]) setFieldErrors((current) => ({ ...current, [field]: tooLongMessage(field) }));
+    else if (!tooLong && fieldErrors[field]) setFieldErrors(({ [field]: _, ...rest }) => rest);
   };
 
   const field = (name: ContactField, kind: "input" | "textarea" = "input") => {
@@ -146,8 +142,8 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     const common = {
       id: fieldId(name),
       name,
-      value: values[name],
-      onChange: (e: { target: { value: string } }) => update(name, e.target.value),
+      defaultValue: initial[name],
+      onInput: (e: { currentTarget: { value: string } }) => checkLength(name, e.currentTarget.value),
       readOnly: sending,
       required,
       placeholder: contactForm.placeholders[name],
@@ -161,11 +157,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
           {contactForm.labels[name]}
           {required ? null : <span className={styles.optional}> {contactForm.optional}</span>}
         </label>
-        {kind === "textarea" ? (
-          <textarea {...common} rows={5} />
-        ) : (
-          <input {...common} type={name === "email" ? "email" : "text"} autoComplete={autoComplete[name]} />
-        )}
+        {kind === "textarea" ? <textarea {...common} rows={5} /> : <input {...common} type={name === "email" ? "email" : "text"} autoComplete={autoComplete[name]} />}
         {error ? (
           <p id={errorId(name)} className={styles.error}>
             {error}
@@ -176,16 +168,8 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   };
 
   return (
-    <form
-      ref={formRef}
-      method="post"
-      action="/?index#contact"
-      className={styles.form}
-      onSubmit={onSubmit}
-      onFocus={warmUp}
-      aria-busy={sending}
-    >
-      {outcome ? <NoScriptOutcome outcome={outcome} studioEmail={studioEmail} /> : null}
+    <form ref={formRef} method="post" action="/?index#contact" className={styles.form} onSubmit={onSubmit} onFocus={warmUp} aria-busy={sending}>
+      {outcome ? <OutcomeNotice outcome={outcome} studioEmail={studioEmail} /> : null}
       {inline ? (
         <div className={styles.notice[inline.tone]} data-inline-tone={inline.tone}>
           <p className={styles.noticeTitle}>{inline.title}</p>
@@ -206,55 +190,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       <button ref={submitRef} type="submit" className={`${button.primary} ${styles.submit}`} disabled={sending}>
         {sending ? contactForm.sending : contactForm.submit}
       </button>
+      <p className={styles.privacy}>{contactForm.privacy}</p>
     </form>
-  );
-}
-
-const autoComplete: Record<ContactField, string> = {
-  name: "name",
-  email: "email",
-  projectTitle: "off",
-  projectDetails: "off",
-};
-
-/** The spec's failure text with the studio's address as a mailto link in place of {email}. */
-function FailureText({ studioEmail }: { studioEmail: string }) {
-  const [before, after] = toasts.failure.text.split("{email}");
-  return (
-    <>
-      {before}
-      <a href={`mailto:${studioEmail}`}>{studioEmail}</a>
-      {after}
-    </>
-  );
-}
-
-/** The outcome of a post made without JavaScript, where toasts cannot appear: the spec's words where it has them. */
-function NoScriptOutcome({ outcome, studioEmail }: { outcome: FormOutcome; studioEmail: string }) {
-  if (outcome.status === "ok") {
-    return (
-      <div className={styles.notice.success} role="status">
-        <p className={styles.noticeTitle}>{toasts.success.title}</p>
-        <p>{toasts.success.text}</p>
-      </div>
-    );
-  }
-  const [title, text]: [string, React.ReactNode] =
-    outcome.status === "missing"
-      ? [toasts.missingFields.title, toasts.missingFields.text]
-      : outcome.status === "invalid"
-        ? [formNotices.invalid.title, formNotices.invalid.text]
-        : outcome.status === "too-fast"
-          ? [formNotices.tooFast.title, formNotices.tooFast.text]
-          : outcome.status === "rate-limited"
-            ? [fill(formNotices.rateLimited.title, { minutes: String(Math.max(1, Math.ceil(outcome.retryAfterSeconds / 60))) }), formNotices.rateLimited.text]
-            : outcome.status === "refused"
-              ? [formNotices.refused.title, formNotices.refused.text]
-              : [toasts.failure.title, <FailureText key="failure" studioEmail={studioEmail} />];
-  return (
-    <div className={styles.notice.destructive} role="alert" data-outcome={outcome.status}>
-      <p className={styles.noticeTitle}>{title}</p>
-      <p>{text}</p>
-    </div>
   );
 }

@@ -1,7 +1,9 @@
 // @vitest-environment node
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CROSS_SITE_HEADER } from "~/server/front-door.server";
 import { isIdempotencyKey } from "../../supabase/functions/_shared/contact-message.ts";
-import { clientAddress, derivedKey } from "./action.server";
+import { derivedKey, submitEnquiryForm } from "./action.server";
 
 const message = { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
 const day = new Date("2026-11-23T10:00:00Z");
@@ -19,10 +21,44 @@ describe("the no-JS path's idempotency key, derived on the server", () => {
     expect(derivedKey({ ...message, projectDetails: "x" }, "203.0.113.7", "secret", day)).not.toBe(key);
     expect(derivedKey(message, "203.0.113.7", "secret", new Date("2026-11-24T00:00:00Z"))).not.toBe(key);
   });
+});
 
-  it("takes the visitor's address from the hop the proxy appended, not from what the visitor sent", () => {
-    const request = new Request("http://site/", { headers: { "x-forwarded-for": "1.1.1.1, 203.0.113.7" } });
-    expect(clientAddress(request)).toBe("203.0.113.7");
-    expect(clientAddress(new Request("http://site/"))).toBeUndefined();
+describe("the no-JS door", () => {
+  const options = { supabaseUrl: "http://127.0.0.1:9", anonKey: "k", relaySecret: "r".repeat(32), timeoutMs: 500 };
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    submitEnquiryForm(
+      new Request("http://site/?index", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", [CROSS_SITE_HEADER]: "0", ...headers },
+        body,
+      }),
+      options,
+    );
+  const form = "name=Ada&email=ada%40example.com&projectTitle=EP&projectDetails=";
+
+  it("any honeypot value, in any bytes, gets the silent success a bot gets and calls nothing", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 64 }), async (bytes) => {
+        const encoded = [...bytes].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
+        const { outcome, httpStatus } = await post(`${form}&website=${encoded}`);
+        expect([outcome.status, httpStatus]).toEqual(["ok", 200]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("refuses a body that is not UTF-8, another charset, another type, and another site's post", async () => {
+    expect((await post("name=Ad%FF&email=ada%40example.com&projectTitle=EP")).httpStatus).toBe(400);
+    expect((await post(form, { "content-type": "application/x-www-form-urlencoded; charset=latin1" })).httpStatus).toBe(415);
+    expect((await post(form, { "content-type": "multipart/form-data; boundary=x" })).httpStatus).toBe(415);
+    expect((await post(form, { [CROSS_SITE_HEADER]: "1" })).httpStatus).toBe(403);
+    for (const result of await Promise.all([post("name=Ad%FF"), post(form, { [CROSS_SITE_HEADER]: "1" })])) {
+      expect(result.outcome.status).toBe("refused");
+    }
+  });
+
+  it("reads percent-encoded UTF-8 and a charset=utf-8 type", async () => {
+    const { outcome } = await post("name=Zo%C3%AB&email=&projectTitle=EP", { "content-type": "application/x-www-form-urlencoded; charset=UTF-8" });
+    expect(outcome).toEqual({ status: "missing", values: { name: "Zoë", email: "", projectTitle: "EP", projectDetails: "" } });
   });
 });

@@ -1,5 +1,11 @@
-/** What the no-JavaScript path (the home route's action) tells the form after a post: one outcome each. */
-import type { ContactMessage, FieldErrors } from "../../supabase/functions/_shared/contact-message.ts";
+/**
+ * The enquiry's one vocabulary: what the form tells the visitor after a send. Both doors use it: the
+ * browser (send.client.ts, with supabase-js) and the no-JavaScript action (action.server.ts, with the
+ * same functions client). `outcomeOfInvoke` is the one place where the function's answer becomes an
+ * outcome. The browser shows the spec's toasts (ok, and "Something went wrong" for everything else,
+ * with field errors beside their fields); the no-JS page gives each outcome its own notice.
+ */
+import type { ContactMessage, EnquiryResult, FieldErrors } from "../../supabase/functions/_shared/contact-message.ts";
 
 export type FormOutcome =
   /** Stored: the form is cleared and the spec's success text shows. */
@@ -14,11 +20,13 @@ export type FormOutcome =
   | { status: "rate-limited"; values: ContactMessage; retryAfterSeconds: number }
   /** The post itself could not be read (wrong type, empty, too large, another site's): fill it in again. */
   | { status: "refused"; values: ContactMessage }
-  /** A real failure (the function unreachable or broken): the spec's "Something went wrong". */
+  /** A real failure (the function unreachable, broken or misconfigured): the spec's "Something went wrong". */
   | { status: "failed"; values: ContactMessage };
 
-/** The HTTP status of the page that shows each outcome. */
-export const OUTCOME_HTTP_STATUS: Record<FormOutcome["status"], number> = {
+export type OutcomeStatus = FormOutcome["status"];
+
+/** The HTTP status of the no-JS page that shows each outcome. */
+export const OUTCOME_HTTP_STATUS: Record<OutcomeStatus, number> = {
   ok: 200,
   missing: 400,
   invalid: 422,
@@ -27,3 +35,33 @@ export const OUTCOME_HTTP_STATUS: Record<FormOutcome["status"], number> = {
   refused: 400,
   failed: 502,
 };
+
+/** What came back from `functions.invoke`: its error (null when the call succeeded) and the answer read from it. */
+export type InvokeResult = { outcome: FormOutcome; answer?: EnquiryResult; httpStatus?: number };
+
+/**
+ * The outcome of `functions.invoke('send-contact-email')`, from its `error` (null: success). supabase-js
+ * and @supabase/functions-js report a non-2xx answer as FunctionsHttpError with the Response in
+ * `context`; the typed answer (EnquiryResult) is its JSON body. No answer at all (offline, refused,
+ * timed out) and any answer that is not one of the outcomes a visitor can act on are failures.
+ */
+export async function outcomeOfInvoke(error: unknown, values: ContactMessage): Promise<InvokeResult> {
+  if (!error) return { outcome: { status: "ok" } };
+  const response = (error as { context?: unknown }).context;
+  if (!(response instanceof Response)) return { outcome: { status: "failed", values } };
+  const answer = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as EnquiryResult | undefined;
+  const httpStatus = response.status;
+  switch (answer?.status) {
+    case "invalid":
+      return { answer, httpStatus, outcome: { status: "invalid", values, fieldErrors: answer.fieldErrors } };
+    case "too-fast":
+      return { answer, httpStatus, outcome: { status: "too-fast", values } };
+    case "rate-limited":
+      return { answer, httpStatus, outcome: { status: "rate-limited", values, retryAfterSeconds: answer.retryAfterSeconds } };
+    default:
+      return { answer, httpStatus, outcome: { status: "failed", values } };
+  }
+}

@@ -1,24 +1,13 @@
 /**
  * Sends an enquiry from the browser with supabase-js `functions.invoke('send-contact-email')`.
  * supabase-js (~50 KB gzipped) is imported on demand: `preloadSupabase()` runs when the visitor
- * first focuses or types in the form, so the first view never downloads it.
+ * first focuses or types in the form, so the first view never downloads it. The answer becomes a
+ * FormOutcome in outcome.ts, as on the no-JavaScript path.
  */
 import type { SupabaseClient } from "@supabase/supabase-js";
-import {
-  ENQUIRY_HEADERS,
-  type ContactMessage,
-  type EnquiryResult,
-  type FieldErrors,
-} from "../../supabase/functions/_shared/contact-message.ts";
-
-import type { PublicEnv } from "~/config";
-
-export type SendOutcome =
-  | { status: "ok" }
-  | { status: "invalid"; fieldErrors: FieldErrors }
-  | { status: "failed"; error: unknown };
-
-export const FUNCTION_NAME = "send-contact-email";
+import type { PublicEnv } from "~/config.types";
+import { ENQUIRY_HEADERS, FUNCTION_NAME, type ContactMessage } from "../../supabase/functions/_shared/contact-message.ts";
+import { outcomeOfInvoke, type InvokeResult } from "./outcome";
 
 let client: Promise<SupabaseClient> | undefined;
 
@@ -36,33 +25,21 @@ export function preloadSupabase(env: PublicEnv): Promise<SupabaseClient> {
 
 export type SendMeta = { idempotencyKey: string; fillMs: number; trap: string };
 
-export async function sendEnquiry(env: PublicEnv, message: ContactMessage, meta: SendMeta): Promise<SendOutcome> {
+/** The outcome, and the error to log when it is a failure. */
+export async function sendEnquiry(env: PublicEnv, message: ContactMessage, meta: SendMeta): Promise<InvokeResult & { error?: unknown }> {
   try {
     const supabase = await preloadSupabase(env);
-    const { error } = await supabase.functions.invoke<EnquiryResult>(FUNCTION_NAME, {
+    const { error } = await supabase.functions.invoke(FUNCTION_NAME, {
       body: message,
       headers: {
         [ENQUIRY_HEADERS.idempotencyKey]: meta.idempotencyKey,
         [ENQUIRY_HEADERS.fillMs]: String(Math.round(meta.fillMs)),
-        [ENQUIRY_HEADERS.trap]: meta.trap,
+        // Only whether the honeypot was filled matters; its text could not travel in a header anyway.
+        [ENQUIRY_HEADERS.trap]: meta.trap === "" ? "" : "1",
       },
     });
-    if (!error) return { status: "ok" };
-    const result = await readResult(error);
-    if (result?.status === "invalid") return { status: "invalid", fieldErrors: result.fieldErrors };
-    return { status: "failed", error };
+    return { ...(await outcomeOfInvoke(error, message)), error };
   } catch (error) {
-    return { status: "failed", error };
-  }
-}
-
-/** FunctionsHttpError carries the Response in `context`; other errors carry none. */
-async function readResult(error: unknown): Promise<EnquiryResult | undefined> {
-  const context = (error as { context?: unknown }).context;
-  if (!(context instanceof Response)) return undefined;
-  try {
-    return (await context.clone().json()) as EnquiryResult;
-  } catch {
-    return undefined;
+    return { outcome: { status: "failed", values: message }, error };
   }
 }

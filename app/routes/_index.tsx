@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
-import { Contact } from "~/components/Contact";
 import { Equipment } from "~/components/Equipment";
 import { Faq } from "~/components/Faq";
 import { Footer } from "~/components/Footer";
@@ -9,13 +8,14 @@ import { Gallery } from "~/components/Gallery";
 import { Header } from "~/components/Header";
 import { Hero } from "~/components/Hero";
 import { Services } from "~/components/Services";
+import { config } from "~/config.server";
+import type { StudioConfig } from "~/config.types";
 import { meta as metaText } from "~/content";
-import { useRootData } from "~/root";
-import type { StudioConfig } from "~/config";
-import { config } from "~/studio.server";
 import type { DocumentHandle } from "~/document/handle";
+import { pageMeta } from "~/document/page-meta";
 import { submitEnquiryForm } from "~/enquiry/action.server";
-import { pageMeta } from "~/utils/seo";
+import { ContactSection } from "~/enquiry/ContactSection";
+import { useRootData } from "~/root";
 import { skipLink } from "~/styles/utilities.css";
 
 export const meta: MetaFunction = ({ matches }) => {
@@ -27,13 +27,11 @@ export const meta: MetaFunction = ({ matches }) => {
 export const handle: DocumentHandle = { hydrate: "on-intent", cache: "public" };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { publicEnv, studio, relaySecret } = config();
+  const { publicEnv, relaySecret } = config();
   const { outcome, httpStatus } = await submitEnquiryForm(request, {
     supabaseUrl: publicEnv.supabaseUrl,
     anonKey: publicEnv.supabaseAnonKey,
     relaySecret,
-    // The public address, and the one this request reached (a proxy or a local run may differ).
-    siteOrigins: [new URL(studio.siteUrl).origin, new URL(request.url).origin],
   });
   return json(outcome, { status: httpStatus });
 }
@@ -54,11 +52,7 @@ export default function Index() {
         <Services />
         <Equipment />
         <Gallery />
-        <Contact
-          studio={studio}
-          publicEnv={publicEnv}
-          outcome={outcome}
-        />
+        <ContactSection studio={studio} publicEnv={publicEnv} outcome={outcome} />
         <Faq />
       </main>
       <Footer studioName={studio.name} email={studio.email} />

@@ -1,5 +1,5 @@
 // Liveness for the container HEALTHCHECK and load balancers: the server answers and is configured.
-import { config } from "~/studio.server";
+import { config } from "~/config.server";
 
 export function loader() {
   config();

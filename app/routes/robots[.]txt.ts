@@ -1,4 +1,4 @@
-import { config } from "~/studio.server";
+import { config } from "~/config.server";
 
 export function loader() {
   const { siteUrl } = config().studio;

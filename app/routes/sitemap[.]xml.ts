@@ -1,4 +1,4 @@
-import { config } from "~/studio.server";
+import { config } from "~/config.server";
 
 /** One page: the home page. */
 export function loader() {

@@ -56,3 +56,20 @@ export const vars = createGlobalTheme(":root", {
   },
   shadow: { raised: "0 10px 30px rgba(0, 0, 0, 0.35)" },
 });
+
+/**
+ * Breakpoints, named by what changes there. Media queries cannot read CSS variables, so these are
+ * constants; components and their styles use only these.
+ */
+export const breakpoints = {
+  /** Below it the header's studio name takes the body size so the whole name fits beside Book Now. */
+  narrowPhone: "screen and (max-width: 479px)",
+  /** From it the gallery shows two photos a row (the `sizes` of its images follow the grid). */
+  twoColumns: "screen and (min-width: 40rem)",
+  /** From it the navigation sits in the header; below it, in the menu. */
+  headerNavigation: "screen and (min-width: 56rem)",
+  /** From it the booking form and the contact cards stand side by side. */
+  sideBySide: "screen and (min-width: 60rem)",
+  /** The content's full width (vars.size.content): from it the gallery has three 23rem columns. */
+  fullWidth: "screen and (min-width: 72rem)",
+} as const;

@@ -3,12 +3,12 @@
  * build. The home page is one document for everyone, so the cache serves it and the origin renders
  * it rarely; the cached copy still hydrates under its CSP and sends enquiries.
  */
-import { hasNginx } from "../../scripts/lib/nginx.mjs";
+import { hasNginx } from "../../scripts/platform/cdn.mjs";
 import { expect, hydrated, test } from "./fixtures";
 
 test.describe("behind a shared cache (nginx proxy_cache)", () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) > 400, "one browser size is enough for the cache");
-  test.skip(!hasNginx(), "nginx is not installed (scripts/setup.sh installs nginx-light where apt runs as root)");
+  test.skip(!hasNginx(), "nginx is not installed (scripts/test/setup.sh installs nginx-light where apt runs as root)");
 
   test("300 visits to / reach the site at most twice", async ({ stack }) => {
     const cdn = await stack.startCdn();

@@ -3,8 +3,8 @@
  * `<details name="faq">` with JavaScript off and before hydration, the Radix accordion after it, and
  * nothing the visitor sees moves when one becomes the other.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import type { Page, Route } from "@playwright/test";
 import { faq } from "../../app/content";
 import { expect, isHydrated, test } from "./fixtures";

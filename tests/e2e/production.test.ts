@@ -1,8 +1,5 @@
-import { faq, packages, services } from "../../app/content";
 import { createHash } from "node:crypto";
-import net from "node:net";
-import { freePort } from "../../scripts/lib/ports.mjs";
-import { startSite } from "../../scripts/lib/processes.mjs";
+import { faq, packages, services } from "../../app/content";
 import { expect, hydrated, test } from "./fixtures";
 
 /** The `'sha256-…'` CSP source of an inline script's text. */
@@ -117,7 +114,10 @@ test.describe("SEO and sharing", () => {
     await page.goto("/");
     const raw = await page.locator('script[type="application/ld+json"]').textContent();
     const graph = JSON.parse(raw!)["@graph"] as Record<string, unknown>[];
-    const business = graph.find((n) => n["@type"] === "LocalBusiness") as Record<string, any>;
+    // JSON-LD is loosely typed by nature: read it as JSON.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    type Json = any;
+    const business = graph.find((n) => n["@type"] === "LocalBusiness") as Json;
     expect(business.name).toBe("E2E Studio");
     expect(business.email).toBe("bookings@e2e.example");
     expect(business.address.addressLocality).toBe("Etobicoke");
@@ -126,7 +126,7 @@ test.describe("SEO and sharing", () => {
     expect(business.openingHoursSpecification.opens).toBe("00:00");
     expect(business.sameAs).toHaveLength(1);
     expect(business.priceRange).toBe("$30 - $1000");
-    const offers = business.makesOffer as Record<string, any>[];
+    const offers = business.makesOffer as Json[];
     for (const service of services) {
       const offer = offers.find((o) => o.name === service.title)!;
       expect(offer.priceCurrency).toBe("CAD");
@@ -134,31 +134,7 @@ test.describe("SEO and sharing", () => {
       else expect(offer.price).toBe(service.offer.minPrice);
     }
     for (const pkg of packages) expect(offers.find((o) => o.name === pkg.title)!.price).toBe(pkg.offer.price);
-    const faqPage = graph.find((n) => n["@type"] === "FAQPage") as Record<string, any>;
-    expect(faqPage.mainEntity.map((q: any) => [q.name, q.acceptedAnswer.text])).toEqual(faq.map((f) => [f.question, f.answer]));
-  });
-});
-
-test.describe("slow or lying clients", () => {
-  test.skip(({ viewport }) => (viewport?.width ?? 0) > 400, "the server, not the browser size");
-
-  test("a client that trickles its headers is cut off at the headers timeout", async () => {
-    const site = await startSite({ port: await freePort(), env: { SERVER_HEADERS_TIMEOUT_MS: "1000", SERVER_REQUEST_TIMEOUT_MS: "2000" } });
-    try {
-      const started = Date.now();
-      const closed = await new Promise<string>((resolve) => {
-        const socket = net.connect(Number(new URL(site.url).port), "127.0.0.1", () => socket.write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: "));
-        let answer = "";
-        socket.on("data", (chunk) => (answer += chunk));
-        // A byte of header every 300 ms: never finishing, always "active".
-        const drip = setInterval(() => socket.write("a"), 300);
-        socket.on("close", () => (clearInterval(drip), resolve(answer)));
-        setTimeout(() => socket.destroy(), 15_000);
-      });
-      expect(Date.now() - started).toBeLessThan(5_000);
-      expect(closed).toMatch(/^HTTP\/1\.1 408|^$/);
-    } finally {
-      await site.stop();
-    }
+    const faqPage = graph.find((n) => n["@type"] === "FAQPage") as Json;
+    expect(faqPage.mainEntity.map((q: Json) => [q.name, q.acceptedAnswer.text])).toEqual(faq.map((f) => [f.question, f.answer]));
   });
 });

@@ -1,4 +1,4 @@
-// `npm run stack` as a developer or tester starts it (scripts/stack.mjs, not a test-only variant),
+// `npm run stack` as a developer or tester starts it (scripts/platform/cli.mjs, not a test-only variant),
 // held to what issue 11 asks of it: a burst of enquiries at once, a burst of retries of one
 // enquiry, and data that survives a restart. Run with `npx vitest run --project stack`.
 import assert from "node:assert/strict";
@@ -6,19 +6,19 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll as after, beforeAll as before, describe, test } from "vitest";
 import postgres from "postgres";
+import { afterAll as after, beforeAll as before, describe, test } from "vitest";
+import { freePort } from "../../scripts/platform/ports.mjs";
 import { ENQUIRY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
-import { freePort } from "../../scripts/lib/ports.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const dataDir = path.join(mkdtempSync(path.join(tmpdir(), "studio-stack-")), "db");
 // As root the server runs as the `postgres` user, which must reach the data folder.
 chmodSync(path.dirname(dataDir), 0o755);
 
-/** Starts scripts/stack.mjs and resolves once it prints its URLs; `stop()` is the developer's Ctrl-C. */
+/** Starts `npm run stack`'s script and resolves once it prints its URLs; `stop()` is the developer's Ctrl-C. */
 async function startStack(ports: Record<string, number>) {
-  const child = spawn(process.execPath, ["scripts/stack.mjs"], {
+  const child = spawn(process.execPath, ["scripts/platform/cli.mjs", "stack"], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -37,7 +37,10 @@ async function startStack(ports: Record<string, number>) {
     const timer = setTimeout(() => reject(new Error(`the stack did not start in 90 s:\n${output}`)), 90_000);
     const read = (chunk: Buffer) => {
       output += chunk;
-      if (output.includes("is running")) (clearTimeout(timer), resolve());
+      if (output.includes("is running")) {
+        clearTimeout(timer);
+        resolve();
+      }
     };
     child.stdout.on("data", read);
     child.stderr.on("data", read);

@@ -4,6 +4,9 @@
  * imports it as-is, so there is exactly one definition of the fields, their limits and the parser.
  */
 
+/** The Edge Function the browser calls with `functions.invoke` (spec point 7). */
+export const FUNCTION_NAME = "send-contact-email";
+
 export const CONTACT_FIELDS = ["name", "email", "projectTitle", "projectDetails"] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
@@ -16,12 +19,19 @@ export type ContactMessage = {
 };
 
 /**
+ * The longest address every part of the mail path accepts, in its stored (ASCII) form: RFC 5321 allows
+ * 254 octets, but smtp-server (the local catcher, like other servers) takes at most 253. The database
+ * checks the same limit (supabase/migrations).
+ */
+export const MAX_EMAIL_LENGTH = 253;
+
+/**
  * Limits in characters a person sees, counted as Unicode code points (after trimming): the same count
- * as the database's char_length. 254 is the longest address SMTP can carry (RFC 5321).
+ * as the database's char_length.
  */
 export const FIELD_LIMITS: Readonly<Record<ContactField, number>> = {
   name: 100,
-  email: 254,
+  email: MAX_EMAIL_LENGTH,
   projectTitle: 200,
   projectDetails: 5000,
 };
@@ -61,6 +71,12 @@ export const FORM_META_FIELDS = {
 
 export type FieldErrors = Partial<Record<ContactField, string>>;
 
+/**
+ * Why a request was refused, where the cause is not the visitor's: the site logs it (the relay) or a
+ * client can tell it apart (the same key for another message).
+ */
+export type ErrorCode = "relay-refused" | "idempotency-conflict" | "busy";
+
 /** The typed answer of send-contact-email, carried as JSON in every response body. */
 export type EnquiryResult =
   | { status: "ok"; id: string }
@@ -68,7 +84,7 @@ export type EnquiryResult =
   | { status: "rate-limited"; retryAfterSeconds: number; message: string }
   /** Sent faster than a person fills the form in: send again (the values are kept). */
   | { status: "too-fast"; message: string }
-  | { status: "error"; message: string };
+  | { status: "error"; message: string; code?: ErrorCode };
 
 export type ParseResult =
   | { ok: true; message: ContactMessage }
@@ -89,25 +105,39 @@ export function characterCount(value: string): number {
 }
 
 // What mail systems deliver in practice (RFC 5321/5322 dot-atom, see docs/decisions/013): a local part
-// of ASCII atext and single dots, at most 64 octets; a domain of at least two labels, each 1-63
-// letters, digits or inner hyphens once in its ASCII (punycode) form, at most 253 octets, so IDN
-// domains (bücher.example) pass; the whole address at most 254. Quoted local parts, IP literals and
-// comments are refused: people do not type them, and mail providers reject many of them.
+// of ASCII atext and single dots, at most 64 octets, that does not look like an RFC 2047 encoded word
+// ("=?...?=", which a mail client would decode in the Reply-To); a domain of at least two labels, each
+// 1-63 letters, digits or inner hyphens once in its ASCII (punycode) form; the whole address at most
+// MAX_EMAIL_LENGTH. Quoted local parts, IP literals and comments are refused: people do not type them,
+// and mail providers reject many of them.
 const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const ENCODED_WORD_MARK = /=\?|\?=/;
 const DOMAIN_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
 const TOP_LABEL = /^(?!-)(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})(?<!-)$/;
 
+/**
+ * The address as it is stored and mailed: Unicode-normalised (NFC), its domain in lowercase ASCII
+ * (punycode, through the URL parser every runtime has, which also maps fullwidth letters and drops
+ * invisible characters as IDNA does). Null when a mail server would refuse it. What the visitor typed
+ * and what is stored and sent are then the same address to every mail system, never two.
+ */
+export function normalizeEmail(address: string): string | null {
+  const text = address.normalize("NFC");
+  const at = text.lastIndexOf("@");
+  if (at < 1 || at !== text.indexOf("@")) return null;
+  const local = text.slice(0, at);
+  if (local.length > 64 || !LOCAL_PART.test(local) || ENCODED_WORD_MARK.test(local)) return null;
+  const domain = asciiDomain(text.slice(at + 1));
+  if (!domain) return null;
+  const labels = domain.split(".");
+  if (labels.length < 2 || !labels.every((label) => DOMAIN_LABEL.test(label)) || !TOP_LABEL.test(labels.at(-1)!)) return null;
+  const normalized = `${local}@${domain}`;
+  return normalized.length <= MAX_EMAIL_LENGTH ? normalized : null;
+}
+
 /** Whether `address` is one a mail server will accept to deliver to. */
 export function isDeliverableEmail(address: string): boolean {
-  const at = address.lastIndexOf("@");
-  if (at < 1 || at !== address.indexOf("@")) return false;
-  const local = address.slice(0, at);
-  const domain = address.slice(at + 1);
-  if (local.length > 64 || !LOCAL_PART.test(local)) return false;
-  const ascii = asciiDomain(domain);
-  if (!ascii || ascii.length > 253 || local.length + 1 + ascii.length > 254) return false;
-  const labels = ascii.split(".");
-  return labels.length >= 2 && labels.every((label) => DOMAIN_LABEL.test(label)) && TOP_LABEL.test(labels.at(-1)!);
+  return normalizeEmail(address) !== null;
 }
 
 /** The domain in its ASCII (punycode) form, via the URL parser every runtime has; null when invalid. */
@@ -116,13 +146,14 @@ function asciiDomain(domain: string): string | null {
   try {
     const hostname = new URL(`http://${domain}`).hostname;
     // The parser lowercases and maps IDN to punycode; anything else changed means it was not a plain domain.
-    return /^[a-z0-9.-]+$/.test(hostname) && !/^\d+(\.\d+){3}$/.test(hostname) ? hostname : null;
+    return /^[a-z0-9.-]+$/.test(hostname) && !/^\d+(\.\d+){3}$/.test(hostname) && hostname.length <= 253 ? hostname : null;
   } catch {
     return null;
   }
 }
 // C0 controls other than tab/CR/LF, DEL and C1 controls have no business in any field.
 // deno-lint-ignore no-control-regex -- matching control characters is the point
+// eslint-disable-next-line no-control-regex -- the same, for ESLint
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 const LINE_BREAKS = /[\r\n\u2028\u2029]/;
 
@@ -139,7 +170,7 @@ export function tooLongMessage(field: ContactField): string {
   return `${LABELS[field]} must be ${FIELD_LIMITS[field]} characters or fewer.`;
 }
 
-/** Validates unknown input into a ContactMessage; unknown fields are ignored. */
+/** Validates unknown input into a ContactMessage (its address normalised: normalizeEmail); unknown fields are ignored. */
 export function parseContactMessage(input: unknown): ParseResult {
   const source = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
   const fieldErrors: FieldErrors = {};
@@ -165,8 +196,10 @@ export function parseContactMessage(input: unknown): ParseResult {
       fieldErrors[field] = `${LABELS[field]} must be a single line.`;
     } else if (CONTROL_CHARS.test(value)) {
       fieldErrors[field] = `${LABELS[field]} contains characters that are not allowed.`;
-    } else if (field === "email" && !isDeliverableEmail(value)) {
-      fieldErrors.email = "Enter a valid email address, like name@example.com.";
+    } else if (field === "email") {
+      const normalized = normalizeEmail(value);
+      if (normalized === null) fieldErrors.email = "Enter a valid email address, like name@example.com.";
+      else message.email = normalized;
     }
   }
 

@@ -1,113 +1,215 @@
 /**
- * The function's environment, read and checked once at start-up. Every variable is listed in
- * README.md and .env.example. A missing required variable stops the function with a clear message.
+ * The function's environment, read and checked once, at cold start. Every variable is listed in
+ * README.md and .env.example. A function cannot refuse to start, so nothing here throws: each problem
+ * is returned (index.ts logs it at error level, /health reports it) and a safe value is used instead.
+ * An enquiry is never refused for a setting the owner can fix later: it is stored whenever the
+ * database is reachable, and its mail waits until the mail transport works (docs/decisions/014).
  */
+import {
+  type ConfigProblem,
+  isExampleAddress,
+  isLocalOrExampleHost,
+  isPlaceholder,
+  publicUrlProblem,
+  readSecret,
+  secretProblem,
+} from "../_shared/config-checks.ts";
 
 export type MailConfig =
-  | { transport: "resend"; apiKey: string; apiUrl: string }
-  | { transport: "smtp"; host: string; port: number; secure: boolean; user?: string; pass?: string };
+  | { transport: "resend"; apiKey: string; apiUrl: string; webhookSecret?: string }
+  | { transport: "smtp"; host: string; port: number; secure: boolean; user?: string; pass?: string }
+  /** No transport can work with this configuration: mail waits (nothing is tried, no attempt is spent). */
+  | { transport: "none"; reason: string };
+
+export type Limits = {
+  perClient: number;
+  clientWindowSeconds: number;
+  global: number;
+  globalWindowSeconds: number;
+  /** Enquiries stored a day, all senders together; past it the answer is 503 "busy". */
+  enquiriesPerDay: number;
+  /** Enquiries held for the digest at once; past it the answer is 503 "busy". */
+  heldMax: number;
+  confirmationsPerSenderPerDay: number;
+  /** Confirmations paused during a flood are dropped when older than this. */
+  pausedConfirmationMaxAgeSeconds: number;
+};
 
 export type Config = {
-  /** DB_POOLER_URL (Supavisor, transaction mode) when set, else the direct SUPABASE_DB_URL. */
-  databaseUrl: string;
-  /**
-   * Connections per function isolate. Hosted Supabase gives functions the direct connection
-   * (SUPABASE_DB_URL), and every isolate opens its own pool: keep it small, or set DB_POOLER_URL.
-   */
+  /** On Supabase's hosted platform (see `isHostedPlatform`): production rules apply. */
+  production: boolean;
+  /** DB_POOLER_URL (Supavisor, transaction mode: the documented path) when set, else SUPABASE_DB_URL. */
+  databaseUrl?: string;
+  /** "pooler" or "direct" (the stated fallback), for /health. */
+  databaseConnection: "pooler" | "direct";
+  /** Connections per function isolate: 1, as Supabase advises for functions. */
   dbPoolMax: number;
   mail: MailConfig;
   mailFrom: string;
   studioInbox: string;
   studioName: string;
   allowedOrigins: string[];
-  /** The one header the platform sets to the caller's address; never a header clients can set. */
-  clientIpHeader: string;
+  /** The header the platform sets to the caller's address (never one a client can write), and, for a
+   *  list header such as X-Forwarded-For, how many entries the platform appends (the caller's is the
+   *  first of those). */
+  clientAddress: { header: string; trustedHops: number };
   ipHashSalt: string;
   relaySecret?: string;
   redeliverySecret?: string;
   minFillMs: number;
-  rateLimit: { perClient: number; clientWindowSeconds: number; global: number; globalWindowSeconds: number };
+  rateLimit: Limits;
   maxAttempts: number;
   mailTimeoutMs: number;
   /** Sends per second at most during redelivery, under the provider's own rate limit. */
   mailRatePerSecond: number;
   /** A failed delivery waits retryBaseSeconds × 2^(attempts-1), at most retryMaxSeconds. */
   retry: { baseSeconds: number; maxSeconds: number };
-  /** How long one /redeliver call may work, well inside the platform's request limits. */
+  /** How long one redelivery run may work (the scheduler's HTTP timeout is 60 s: at most 50 s). */
   redeliveryBudgetMs: number;
   /** How long a client may take to send the request body (then 408). */
   bodyTimeoutMs: number;
+  /** Enquiries, deliveries and undeliverable addresses are kept this long; error texts, errorTextDays. */
+  retention: { days: number; errorTextDays: number };
 };
 
 type Env = { get(key: string): string | undefined };
 
-export function loadConfig(env: Env): Config {
-  const problems: string[] = [];
-  const str = (key: string, fallback?: string) => {
-    const value = env.get(key)?.trim() || fallback;
-    if (value === undefined) problems.push(`${key} is required`);
-    return value ?? "";
-  };
-  const int = (key: string, fallback: number) => {
+/**
+ * Whether this runs on Supabase's hosted edge runtime, where production rules apply. Supabase documents
+ * SB_REGION and DENO_DEPLOYMENT_ID as set "in a hosted environment"; neither the CLI's local serving
+ * nor the open-source edge runtime sets them, and plain Deno does not (docs/decisions/014 has the
+ * sources). SB_EXECUTION_ID is no marker: the edge runtime sets it locally too.
+ */
+export function isHostedPlatform(env: Env): boolean {
+  return Boolean(env.get("SB_REGION")?.trim() || env.get("DENO_DEPLOYMENT_ID")?.trim());
+}
+
+/** Headers that carry a list of addresses, one appended by each proxy. */
+const LIST_HEADERS = new Set(["x-forwarded-for", "forwarded"]);
+
+export function loadConfig(env: Env): { config: Config; problems: ConfigProblem[] } {
+  const production = isHostedPlatform(env);
+  const problems: ConfigProblem[] = [];
+  const problem = (variable: string, text: string | undefined) => text && problems.push({ variable, problem: text });
+  /** A rule that only a real deployment needs (local runs use local values). */
+  const inProduction = (variable: string, text: string | undefined) => production && problem(variable, text);
+  const str = (key: string, fallback: string) => env.get(key)?.trim() || fallback;
+  const int = (key: string, fallback: number, [min, max]: [number, number]) => {
     const raw = env.get(key)?.trim();
     if (!raw) return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0) problems.push(`${key} must be a whole number, got "${raw}"`);
-    return value;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problem(key, `must be a whole number from ${min} to ${max}, got "${raw}"; using ${fallback}`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const required = (key: string, fallback: string) => {
+    const value = env.get(key)?.trim();
+    if (!value) inProduction(key, "is required");
+    else if (isPlaceholder(value)) inProduction(key, "is the placeholder from .env.example");
+    return value || fallback;
   };
 
-  const transport = str("MAIL_TRANSPORT", env.get("RESEND_API_KEY") ? "resend" : "smtp");
+  // --- the database ----------------------------------------------------------------------------
+  const pooler = env.get("DB_POOLER_URL")?.trim();
+  const direct = env.get("SUPABASE_DB_URL")?.trim();
+  const databaseUrl = pooler || direct;
+  if (!databaseUrl) problem("SUPABASE_DB_URL", "is required (the platform sets it; locally, npm run stack does): enquiries cannot be stored");
+  if (pooler && !/^postgres(ql)?:\/\//.test(pooler)) problem("DB_POOLER_URL", "must be a postgres:// URL (the transaction pooler's, port 6543)");
+  else if (pooler && isPlaceholder(pooler)) inProduction("DB_POOLER_URL", "is the placeholder from .env.example: copy the transaction pooler's URL");
+
+  // --- mail -------------------------------------------------------------------------------------
+  const apiKey = env.get("RESEND_API_KEY")?.trim();
+  const transport = str("MAIL_TRANSPORT", apiKey || production ? "resend" : "smtp");
   let mail: MailConfig;
   if (transport === "resend") {
-    mail = { transport, apiKey: str("RESEND_API_KEY"), apiUrl: str("RESEND_API_URL", "https://api.resend.com") };
+    const webhookSecret = readSecret(env.get("RESEND_WEBHOOK_SECRET"));
+    if (!apiKey || isPlaceholder(apiKey) || !apiKey.startsWith("re_")) {
+      const reason = apiKey ? "is not a Resend API key (re_…)" : "is required with MAIL_TRANSPORT=resend";
+      problem("RESEND_API_KEY", `${reason}: no mail can be sent until it is set`);
+      mail = { transport: "none", reason: `RESEND_API_KEY ${reason}` };
+    } else {
+      mail = { transport, apiKey, apiUrl: str("RESEND_API_URL", "https://api.resend.com").replace(/\/+$/, ""), webhookSecret };
+    }
+    if (!webhookSecret) inProduction("RESEND_WEBHOOK_SECRET", "is required: without it, mail Resend accepts and then bounces is never seen (README, Deployment)");
+    else if (isPlaceholder(webhookSecret)) inProduction("RESEND_WEBHOOK_SECRET", "is the placeholder from .env.example");
+    else if (!/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret)) problem("RESEND_WEBHOOK_SECRET", "must be the webhook's signing secret as Resend shows it (whsec_…)");
   } else if (transport === "smtp") {
-    mail = {
-      transport,
-      host: str("SMTP_HOST", "127.0.0.1"),
-      port: int("SMTP_PORT", 54325),
-      secure: env.get("SMTP_SECURE") === "true",
-      user: env.get("SMTP_USER") || undefined,
-      pass: env.get("SMTP_PASS") || undefined,
-    };
+    const host = str("SMTP_HOST", "127.0.0.1");
+    const port = int("SMTP_PORT", 54325, [1, 65535]);
+    mail = { transport, host, port, secure: env.get("SMTP_SECURE") === "true", user: env.get("SMTP_USER") || undefined, pass: env.get("SMTP_PASS") || undefined };
+    if (production && isLocalOrExampleHost(host)) {
+      mail = { transport: "none", reason: `SMTP_HOST ${host} is not reachable from the hosted platform` };
+      problem("MAIL_TRANSPORT", "smtp to this machine cannot work on the hosted platform: use MAIL_TRANSPORT=resend with RESEND_API_KEY");
+    } else if (production && (port === 25 || port === 587)) {
+      mail = { transport: "none", reason: `SMTP port ${port} is blocked on the hosted platform` };
+      problem("SMTP_PORT", `${port} is blocked for outbound mail on the hosted platform: use MAIL_TRANSPORT=resend (or SMTP on port 465)`);
+    }
   } else {
-    problems.push(`MAIL_TRANSPORT must be "resend" or "smtp", got "${transport}"`);
-    mail = { transport: "smtp", host: "", port: 0, secure: false };
+    problem("MAIL_TRANSPORT", `must be "resend" or "smtp", got "${transport}": no mail can be sent`);
+    mail = { transport: "none", reason: `MAIL_TRANSPORT is "${transport}"` };
   }
+  const mailFrom = required("MAIL_FROM", "Studio Bookings <bookings@studio.example>");
+  if (env.get("MAIL_FROM") && isExampleAddress(mailFrom)) inProduction("MAIL_FROM", `is at a documentation domain (${mailFrom}): providers refuse to send from it`);
+  const studioInbox = required("STUDIO_INBOX", "bookings@studio.example");
+  if (env.get("STUDIO_INBOX") && isExampleAddress(studioInbox)) inProduction("STUDIO_INBOX", `is at a documentation domain (${studioInbox}): enquiries would never reach the studio`);
 
+  // --- callers ----------------------------------------------------------------------------------
+  const allowedOrigins = required("ALLOWED_ORIGINS", "http://localhost:3000")
+    .split(",")
+    .map((o) => o.trim().replace(/\/+$/, ""))
+    .filter(Boolean);
+  for (const origin of allowedOrigins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) problem("ALLOWED_ORIGINS", `"${origin}" is not an origin (scheme://host[:port], no path)`);
+    else inProduction("ALLOWED_ORIGINS", publicUrlProblem(origin) && `${origin} ${publicUrlProblem(origin)}`);
+  }
+  const header = str("CLIENT_IP_HEADER", "cf-connecting-ip").toLowerCase();
+  if (!/^[a-z0-9-]+$/.test(header)) problem("CLIENT_IP_HEADER", `"${header}" is not a header name`);
+  const trustedHops = int("CLIENT_IP_TRUSTED_HOPS", 1, [1, 10]);
+
+  const ipHashSalt = readSecret(env.get("IP_HASH_SALT"));
+  inProduction("IP_HASH_SALT", secretProblem(ipHashSalt) && `${secretProblem(ipHashSalt)}: stored client hashes could be reversed to addresses`);
+  const redeliverySecret = readSecret(env.get("REDELIVERY_SECRET"));
+  inProduction("REDELIVERY_SECRET", secretProblem(redeliverySecret) && `${secretProblem(redeliverySecret)}: the scheduler cannot call /redeliver`);
+  const relaySecret = readSecret(env.get("ENQUIRY_RELAY_SECRET"));
+  inProduction("ENQUIRY_RELAY_SECRET", secretProblem(relaySecret) && `${secretProblem(relaySecret)}: set the same value as the site's`);
+
+  const perClient = int("RATE_LIMIT_PER_CLIENT", 5, [1, 100_000]);
+  const global = int("RATE_LIMIT_GLOBAL", 100, [1, 1_000_000]);
+  const mailTimeoutMs = int("MAIL_TIMEOUT_MS", 10_000, [1_000, 30_000]);
   const config: Config = {
-    // Hosted Supabase sets SUPABASE_DB_URL (the direct connection) for every function. Secrets may not
-    // start with SUPABASE_, hence DB_POOLER_URL for the project's own pooled URL.
-    databaseUrl: env.get("DB_POOLER_URL")?.trim() || str("SUPABASE_DB_URL"),
-    dbPoolMax: int("DB_POOL_MAX", 3),
+    production,
+    databaseUrl,
+    databaseConnection: pooler ? "pooler" : "direct",
+    dbPoolMax: int("DB_POOL_MAX", 1, [1, 20]),
     mail,
-    mailFrom: str("MAIL_FROM", "Studio Bookings <bookings@studio.example>"),
-    studioInbox: str("STUDIO_INBOX", "bookings@studio.example"),
+    mailFrom,
+    studioInbox,
     studioName: str("STUDIO_NAME", "Lakeshore Sound Studio"),
-    allowedOrigins: str("ALLOWED_ORIGINS", "http://localhost:3000")
-      .split(",")
-      .map((o) => o.trim().replace(/\/+$/, ""))
-      .filter(Boolean),
-    clientIpHeader: str("CLIENT_IP_HEADER", "cf-connecting-ip").toLowerCase(),
-    ipHashSalt: str("IP_HASH_SALT", "local-development-salt"),
-    relaySecret: env.get("ENQUIRY_RELAY_SECRET") || undefined,
-    redeliverySecret: env.get("REDELIVERY_SECRET") || undefined,
-    minFillMs: int("MIN_FILL_MS", 1500),
+    allowedOrigins,
+    clientAddress: { header, trustedHops: LIST_HEADERS.has(header) ? trustedHops : 1 },
+    ipHashSalt: ipHashSalt ?? "local-development-salt",
+    relaySecret,
+    redeliverySecret,
+    minFillMs: int("MIN_FILL_MS", 1500, [0, 60_000]),
     rateLimit: {
-      perClient: int("RATE_LIMIT_PER_CLIENT", 5),
-      clientWindowSeconds: int("RATE_LIMIT_CLIENT_WINDOW_SECONDS", 600),
-      global: int("RATE_LIMIT_GLOBAL", 100),
-      globalWindowSeconds: int("RATE_LIMIT_GLOBAL_WINDOW_SECONDS", 600),
+      perClient,
+      clientWindowSeconds: int("RATE_LIMIT_CLIENT_WINDOW_SECONDS", 600, [1, 86_400]),
+      global,
+      globalWindowSeconds: int("RATE_LIMIT_GLOBAL_WINDOW_SECONDS", 600, [1, 86_400]),
+      enquiriesPerDay: int("ENQUIRIES_PER_DAY_MAX", 1000, [1, 10_000_000]),
+      heldMax: int("HELD_ENQUIRIES_MAX", 2000, [1, 10_000_000]),
+      confirmationsPerSenderPerDay: int("CONFIRMATIONS_PER_SENDER_PER_DAY", 3, [0, 100_000]),
+      pausedConfirmationMaxAgeSeconds: int("PAUSED_CONFIRMATION_MAX_AGE_SECONDS", 3600, [60, 7 * 86_400]),
     },
-    maxAttempts: int("DELIVERY_MAX_ATTEMPTS", 10),
-    mailTimeoutMs: int("MAIL_TIMEOUT_MS", 10_000),
+    maxAttempts: int("DELIVERY_MAX_ATTEMPTS", 10, [1, 100]),
+    mailTimeoutMs,
     // Resend allows 2 requests a second by default; a local SMTP server takes more.
-    mailRatePerSecond: int("MAIL_RATE_PER_SECOND", mail.transport === "resend" ? 2 : 20),
-    retry: { baseSeconds: int("RETRY_BASE_SECONDS", 60), maxSeconds: int("RETRY_MAX_SECONDS", 6 * 3600) },
-    // Hosted functions may run 150 s (free plan) of wall clock; the scheduler calls every 5 minutes.
-    redeliveryBudgetMs: int("REDELIVERY_BUDGET_MS", 25_000),
-    bodyTimeoutMs: int("BODY_TIMEOUT_MS", 10_000),
+    mailRatePerSecond: int("MAIL_RATE_PER_SECOND", mail.transport === "resend" ? 2 : 20, [1, 1000]),
+    retry: { baseSeconds: int("RETRY_BASE_SECONDS", 60, [1, 86_400]), maxSeconds: int("RETRY_MAX_SECONDS", 6 * 3600, [1, 7 * 86_400]) },
+    redeliveryBudgetMs: int("REDELIVERY_BUDGET_MS", 25_000, [mailTimeoutMs + 1_000, 50_000]),
+    bodyTimeoutMs: int("BODY_TIMEOUT_MS", 10_000, [1_000, 60_000]),
+    retention: { days: int("RETENTION_DAYS", 730, [1, 3650]), errorTextDays: int("ERROR_TEXT_RETENTION_DAYS", 30, [1, 3650]) },
   };
-  if (config.mailRatePerSecond < 1) problems.push("MAIL_RATE_PER_SECOND must be at least 1");
-  if (problems.length > 0) throw new Error(`send-contact-email is misconfigured:\n- ${problems.join("\n- ")}`);
-  return config;
+  return { config, problems };
 }

@@ -1,17 +1,23 @@
 /**
  * Sending the two mails of an enquiry, and redelivering what failed. Store first, mail after
  * (docs/decisions/003): every send is claimed in Postgres, and its outcome recorded there:
- * - sent: recorded, retried if recording fails, so no mail goes twice after a successful send;
+ * - sent: recorded with the provider's message id (retried if recording fails: no mail goes twice
+ *   after a successful send), so a failure the provider reports later finds it (resend-webhook.ts);
  * - temporary failure (provider down, slow, 429/5xx): waits for its own next-attempt time (backoff);
- * - permanent refusal (no such recipient): dead at once, with its reason, logged at error level.
- * Redelivery stops at the first temporary failure (the provider is struggling: do not hammer it),
- * paces its sends under the provider's rate limit, and stops before its time budget. It first sends
- * the studio one digest of what was held during a flood, and releases paused confirmations once the
- * flood is over (docs/decisions/013).
+ * - permanent refusal (no such recipient): dead at once, with its reason, logged at error level, and
+ *   the mailbox recorded as undeliverable (no confirmation goes there again).
+ * A redelivery run (the scheduler's /redeliver, and a run in the background after each new enquiry,
+ * so mail is retried even where the scheduler is missing: docs/decisions/014) holds a lease, so one
+ * runs at a time. It makes stuck deliveries dead, applies retention, sends the studio one digest of
+ * what was held during a flood (oldest first; a failed digest does not stop the rest), releases paused
+ * confirmations once the flood is over, then sends what is due: one at a time, paced under the
+ * provider's rate limit, stopping at the first temporary failure and before its time budget ends.
  */
 import type { Config } from "./config.ts";
+import { sha256 } from "./crypto.ts";
 import { studioDigest, studioNotification, visitorConfirmation } from "./emails.ts";
 import { errorText, type Log } from "./log.ts";
+import { mailboxOf } from "./mailbox.ts";
 import { MailError, type Mailer } from "./mailer.ts";
 import type { ClaimedDelivery, DeliveryKind, Store } from "./store.ts";
 
@@ -22,26 +28,31 @@ export type SendResult = "sent" | "retry-later" | "dead";
 
 export type RedeliveryReport = {
   status: "ok";
-  /** Enquiries held during a flood that went to the studio in this call's digest (one mail). */
+  trigger: "scheduler" | "after-enquiry";
+  /** Enquiries held during a flood that went to the studio in this run's digest (one mail). */
   digested: number;
   /** Paused confirmations released because the global rate is back under its limit. */
   released: number;
   sent: number;
-  /** Temporary failures in this call (at most one: the call stops there). */
+  /** Temporary failures in this run (at most one send and one digest: the run stops there). */
   failed: number;
-  /** Deliveries that died in this call. */
+  /** Deliveries that died in this run, those whose claim expired after their last attempt included. */
   dead: number;
-  /** Why the call stopped: nothing due, a temporary failure, or the time budget. */
-  stopped: "nothing-due" | "provider-failure" | "time-budget";
-  /** Totals after this call: deliveries given up (see private.undelivered_mail) and waiting for a retry. */
+  /** Why the run stopped. */
+  stopped: "nothing-due" | "provider-failure" | "time-budget" | "no-mail-transport" | "another-run";
+  /** Rows removed by retention in this run. */
+  retention: Record<string, number>;
+  /** Totals after this run: deliveries given up (private.undelivered_mail), waiting for a retry, held. */
   undeliveredTotal: number;
   waitingTotal: number;
+  heldTotal: number;
 };
 
 type Deps = {
   config: Config;
   store: Store;
-  mailer: Mailer;
+  /** Undefined when no mail transport can work (config.ts): mail then waits, and no attempt is spent. */
+  mailer: Mailer | undefined;
   log: Log;
   now: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -58,10 +69,10 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
       : visitorConfirmation(message, { studioName: config.studioName, studioInbox: config.studioInbox });
   }
 
-  async function recordSent(enquiryId: string, kind: DeliveryKind) {
+  async function recordSent(enquiryId: string, kind: DeliveryKind, providerId: string | undefined) {
     for (let attempt = 0; ; attempt++) {
       try {
-        await store.markSent(enquiryId, kind);
+        await store.markSent(enquiryId, kind, providerId);
         return;
       } catch (error) {
         const last = attempt >= RECORD_SENT_RETRIES_MS.length;
@@ -73,15 +84,18 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
   }
 
   /** Sends one claimed delivery and records the outcome. */
-  async function send(delivery: ClaimedDelivery): Promise<SendResult> {
+  async function send(mail: Mailer, delivery: ClaimedDelivery): Promise<SendResult> {
     const { enquiryId, kind } = delivery;
+    let providerId: string | undefined;
     try {
-      await mailer.send(emailFor(delivery), `${enquiryId}:${kind}`);
+      providerId = await mail.send(emailFor(delivery), `${enquiryId}:${kind}`, { enquiry: enquiryId, kind });
     } catch (error) {
       const failure = { error: errorText(error), permanent: error instanceof MailError && error.permanent };
       let status: "pending" | "dead" = "pending";
       try {
         status = await store.recordFailure(enquiryId, kind, failure, config.maxAttempts, config.retry);
+        // The mailbox that refused gets no confirmation again (the studio's own mail is never suppressed).
+        if (failure.permanent) await store.recordRefusedAddress(kind === "studio" ? mailboxOf(config.studioInbox) : delivery.mailbox, failure.error);
       } catch (recordError) {
         // The claim expires and the delivery is tried again: a mail late, never lost.
         log({ level: "error", event: "delivery-failure-unrecorded", enquiry: enquiryId, kind, error: errorText(recordError) });
@@ -93,74 +107,107 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
       log({ level: "warn", event: "delivery-retry-later", enquiry: enquiryId, kind, reason: failure.error });
       return "retry-later";
     }
-    await recordSent(enquiryId, kind);
+    await recordSent(enquiryId, kind, providerId);
     return "sent";
+  }
+
+  /** The studio's digest of what was held; "failed" leaves it held for the next run. */
+  async function sendDigest(mail: Mailer): Promise<{ digested: number; failed: boolean }> {
+    const held = await store.claimDigest(DIGEST_MAX);
+    if (held.length === 0) return { digested: 0, failed: false };
+    const ids = held.map((h) => h.enquiryId);
+    // The same set of enquiries is the same mail: the provider drops a repeat of it.
+    const key = `digest:${await sha256([...ids].sort().join(","))}`;
+    try {
+      await mail.send(studioDigest(held, { studioInbox: config.studioInbox }), key, { digest: true });
+    } catch (error) {
+      await store.finishDigest(ids, false);
+      log({ level: "warn", event: "digest-retry-later", enquiries: ids.length, reason: errorText(error) });
+      return { digested: 0, failed: true };
+    }
+    await store.finishDigest(ids, true);
+    log({ level: "warn", event: "digest-sent", enquiries: ids.length });
+    return { digested: ids.length, failed: false };
   }
 
   return {
     /** Right after an enquiry is stored: its two mails, side by side. */
     async deliverEnquiry(enquiryId: string): Promise<SendResult[]> {
+      if (!mailer) return [];
       const claimed = await store.claim(enquiryId, 2, config.maxAttempts);
-      return await Promise.all(claimed.map(send));
+      return await Promise.all(claimed.map((delivery) => send(mailer, delivery)));
     },
 
-    /** The scheduler's call: what is due, one at a time, paced, until done, a failure or the budget. */
-    async redeliver(): Promise<RedeliveryReport> {
-      const deadline = now() + config.redeliveryBudgetMs;
-      const interval = 1000 / config.mailRatePerSecond;
-      let sent = 0;
-      let failed = 0;
-      let dead = 0;
-      let digested = 0;
-      let stopped: RedeliveryReport["stopped"] = "nothing-due";
-      let lastSend = -Infinity;
-      let released = 0;
-      const report = async (): Promise<RedeliveryReport> => {
-        const totals = await store.deliveryCounts();
-        return { status: "ok", digested, released, sent, failed, dead, stopped, undeliveredTotal: totals.dead, waitingTotal: totals.waiting };
+    /** One redelivery run: see the top of this file. */
+    async redeliver(trigger: RedeliveryReport["trigger"]): Promise<RedeliveryReport> {
+      const started = now();
+      const deadline = started + config.redeliveryBudgetMs;
+      const report: RedeliveryReport = {
+        status: "ok",
+        trigger,
+        digested: 0,
+        released: 0,
+        sent: 0,
+        failed: 0,
+        dead: 0,
+        stopped: "nothing-due",
+        retention: {},
+        undeliveredTotal: 0,
+        waitingTotal: 0,
+        heldTotal: 0,
       };
-
-      const held = await store.claimDigest(DIGEST_MAX);
-      if (held.length > 0) {
-        const ids = held.map((h) => h.enquiryId);
-        lastSend = now();
-        try {
-          await mailer.send(studioDigest(held, { studioInbox: config.studioInbox }), `digest:${ids[0]}:${ids.length}`);
-        } catch (error) {
-          await store.finishDigest(ids, false);
-          log({ level: "warn", event: "digest-retry-later", enquiries: ids.length, reason: errorText(error) });
-          failed = 1;
-          stopped = "provider-failure";
-          return await report();
-        }
-        await store.finishDigest(ids, true);
-        digested = ids.length;
-        log({ level: "warn", event: "digest-sent", enquiries: digested });
+      const holder = crypto.randomUUID();
+      // The lease outlasts the budget by a mail's timeout, then expires by itself if this process dies.
+      if (!(await store.takeLease(holder, Math.ceil((config.redeliveryBudgetMs + config.mailTimeoutMs) / 1000) + 5))) {
+        report.stopped = "another-run";
+        return { ...report, ...(await totals()) };
       }
-      released = await store.releasePausedConfirmations(config.rateLimit);
-      if (released > 0) log({ event: "confirmations-released", released });
+      try {
+        report.dead += await store.sweepExpiredClaims(config.maxAttempts);
+        report.retention = await store.applyRetention(config.retention);
+        if (!mailer) {
+          report.stopped = "no-mail-transport";
+          return report;
+        }
+        let lastSend = -Infinity;
+        const digest = await sendDigest(mailer);
+        report.digested = digest.digested;
+        if (digest.digested > 0 || digest.failed) lastSend = now();
+        if (digest.failed) report.failed++;
+        report.released = await store.releasePausedConfirmations(config.rateLimit);
+        if (report.released > 0) log({ event: "confirmations-released", released: report.released });
 
-      for (;;) {
-        // Never start a send that could outlast the budget.
-        if (now() + interval + config.mailTimeoutMs > deadline) {
-          stopped = "time-budget";
-          break;
+        const interval = 1000 / config.mailRatePerSecond;
+        for (;;) {
+          // Never start a send that could outlast the budget.
+          if (now() + interval + config.mailTimeoutMs > deadline) {
+            report.stopped = "time-budget";
+            break;
+          }
+          const wait = lastSend + interval - now();
+          if (wait > 0) await sleep(wait);
+          const [delivery] = await store.claim(null, 1, config.maxAttempts);
+          if (!delivery) break;
+          lastSend = now();
+          const result = await send(mailer, delivery);
+          if (result === "sent") report.sent++;
+          else if (result === "dead") report.dead++;
+          else {
+            report.failed++;
+            report.stopped = "provider-failure";
+            break;
+          }
         }
-        const wait = lastSend + interval - now();
-        if (wait > 0) await sleep(wait);
-        const [delivery] = await store.claim(null, 1, config.maxAttempts);
-        if (!delivery) break;
-        lastSend = now();
-        const result = await send(delivery);
-        if (result === "sent") sent++;
-        else if (result === "dead") dead++;
-        else {
-          failed++;
-          stopped = "provider-failure";
-          break;
-        }
+        return report;
+      } finally {
+        Object.assign(report, await totals());
+        await store.finishRun(holder, { ...report, ms: now() - started });
       }
-      return await report();
     },
   };
+
+  async function totals() {
+    const counts = await store.deliveryCounts();
+    return { undeliveredTotal: counts.dead, waitingTotal: counts.waiting, heldTotal: counts.held };
+  }
 }

@@ -1,7 +1,9 @@
 /**
- * The mails of an enquiry, as plain text and HTML. Visitor text is always HTML-escaped, and reaches a
- * header (the Subject) only through `headerText`: the mail library encodes it, never the visitor.
+ * The mails of an enquiry, as plain text and HTML. Visitor text is always neutralised (nothing
+ * invisible reaches a reader) and HTML-escaped, and reaches a header (the Subject) only through
+ * `headerText`: the mail library encodes it, never the visitor. Addresses are the contract's ASCII form.
  */
+import { domainToUnicode } from "node:url";
 import type { ContactMessage } from "../_shared/contact-message.ts";
 
 export type Email = { to: string; replyTo?: string; subject: string; text: string; html: string };
@@ -12,15 +14,28 @@ export function escapeHtml(value: string): string {
 }
 
 /**
- * Visitor text bound for a mail header. Line breaks and control characters never get this far (the
- * contract refuses them). What is left to neutralise is an RFC 2047 encoded word the visitor typed
- * ("=?utf-8?Q?...?="): a mail client would decode it into anything, a line break and a "Bcc:" line
- * included. A word joiner (U+2060, invisible) after each "=" of "=?" breaks the sequence; being
- * non-ASCII, it also makes the mail library encode the whole header itself, so the Subject shows,
- * on one line, exactly what the visitor typed.
+ * Visitor text with what a reader cannot see taken out: controls, format characters (bidi overrides
+ * and isolates, zero-width characters, the soft hyphen, tag characters, the BOM), private-use and
+ * unassigned code points, and the invisible "filler" letters; runs of white space become one space.
+ * What is left reads the same in every mail client. `lines: true` keeps line breaks (the details).
+ */
+export function neutralize(value: string, { lines = false } = {}): string {
+  const visible = value.replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u180E]/gu, (c) => (lines && c === "\n" ? c : c === "\t" || c === "\r" || c === "\n" ? " " : ""));
+  return lines
+    ? visible.split("\n").map((line) => line.replace(/\p{Z}+/gu, " ").trimEnd()).join("\n")
+    : visible.replace(/\p{Z}+/gu, " ").trim();
+}
+
+/**
+ * Visitor text bound for a mail header (the Subject). Line breaks never get this far (the contract
+ * refuses them) and what a reader cannot see is taken out (`neutralize`). What is left to break is an
+ * RFC 2047 encoded word the visitor typed ("=?utf-8?Q?...?="): a mail client would decode it into
+ * anything, a line break and a "Bcc:" line included. A word joiner (U+2060, invisible) after each "="
+ * of "=?" breaks the sequence; being non-ASCII, it also makes the mail library encode the whole header
+ * itself, so the Subject shows, on one line, what the visitor typed.
  */
 export function headerText(value: string): string {
-  return value.replace(/=\?/g, "=\u2060?").replace(/\?=/g, "?\u2060=");
+  return neutralize(value).replace(/=\?/g, "=\u2060?").replace(/\?=/g, "?\u2060=");
 }
 
 /** At most `max` characters a person sees, with an ellipsis when cut. */
@@ -29,41 +44,91 @@ export function shorten(value: string, max: number): string {
   return characters.length <= max ? value : `${characters.slice(0, max - 1).join("").trimEnd()}…`;
 }
 
-// A URL or a bare domain ("spam.example/x"): mail clients turn either into a link.
-const LINK_LIKE = /[a-z][a-z0-9+.-]*:\/\/|www\.|[\p{L}\p{N}-]+\.[\p{L}]{2,}(?![\p{L}\p{N}])|@/iu;
+/**
+ * Words a visitor may have repeated back to them in the confirmation, which goes to an address the
+ * sender chose: letters, marks, digits, spaces and a little punctuation, after NFKC (fullwidth forms
+ * become plain). No dot of any script, no "@", ":" or "/" and no spelled-out "dot": nothing a reader
+ * or a mail client could take for a link or an address ("spam .com", "spam。com", "ｓｐａｍ．ｃｏｍ",
+ * "1.2.3.4/x", "spam dot com", "www spam com", "hxxp spam").
+ */
+const ECHOABLE = /^[\p{L}\p{M}\p{N} '’&,!()-]+$/u;
+const SPELLED_LINK = /(^|[^\p{L}])(d\s*o\s*t|www|h[tx]{2}ps?)([^\p{L}]|$)/iu;
+
+/** `value` shortened to `max`, or `fallback` when it holds anything that could read as a link. */
+export function confirmationText(value: string, max: number, fallback: string): string {
+  const text = neutralize(value).normalize("NFKC");
+  return text !== "" && ECHOABLE.test(text) && !SPELLED_LINK.test(text) ? shorten(text, max) : fallback;
+}
 
 /**
- * Visitor text repeated in the confirmation, which goes to an address the sender chose: only short,
- * link-free text, so the form cannot carry someone's message or link to a stranger's inbox.
+ * How the studio sees the visitor's address: as stored (the ASCII form every mail system uses), with
+ * the Unicode form of an internationalised domain beside it, and a warning when one of its labels mixes
+ * scripts (a domain imitating another: "pаypal" with a Cyrillic "а").
  */
-export function confirmationText(value: string, max: number, fallback: string): string {
-  return LINK_LIKE.test(value) ? fallback : shorten(value, max);
+export function addressForStudio(address: string): string {
+  const at = address.lastIndexOf("@");
+  const ascii = address.slice(at + 1);
+  if (!/(^|\.)xn--/.test(ascii)) return address;
+  const unicode = domainToUnicode(ascii);
+  if (!unicode || unicode === ascii) return address;
+  const mixed = unicode.split(".").some((label) => scriptsOf(label).size > 1);
+  return `${address} (${address.slice(0, at)}@${unicode}${mixed ? "; warning: its domain mixes scripts, it may imitate another" : ""})`;
+}
+
+const SCRIPTS: [string, RegExp][] = [
+  ["Latin", /\p{Script=Latin}/u],
+  ["Cyrillic", /\p{Script=Cyrillic}/u],
+  ["Greek", /\p{Script=Greek}/u],
+  ["Armenian", /\p{Script=Armenian}/u],
+  ["Arabic", /\p{Script=Arabic}/u],
+  ["Hebrew", /\p{Script=Hebrew}/u],
+  // Japanese mixes these three by design: one script here.
+  ["Japanese", /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ["Hangul", /\p{Script=Hangul}/u],
+];
+function scriptsOf(label: string): Set<string> {
+  const found = new Set<string>();
+  for (const char of label) {
+    if (!/\p{L}/u.test(char)) continue;
+    found.add(SCRIPTS.find(([, pattern]) => pattern.test(char))?.[0] ?? "Other");
+  }
+  return found;
 }
 
 const layout = (body: string) =>
   `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#17151d">${body}</body></html>`;
 
+/** The visitor's fields as every mail shows them: nothing invisible, the address with its Unicode form. */
+function shown(message: ContactMessage) {
+  return {
+    name: neutralize(message.name),
+    email: addressForStudio(message.email),
+    projectTitle: neutralize(message.projectTitle),
+    projectDetails: neutralize(message.projectDetails, { lines: true }),
+  };
+}
+
 /** To the studio: the whole enquiry, with Reply-To set to the visitor. */
 export function studioNotification(message: ContactMessage, opts: { studioInbox: string; enquiryId: string }): Email {
-  const details = message.projectDetails || "(none)";
+  const visitor = shown(message);
+  const details = visitor.projectDetails || "(none)";
   const text = [
     `New booking enquiry (${opts.enquiryId})`,
     "",
-    `Name: ${message.name}`,
-    `Email: ${message.email}`,
-    `Project title: ${message.projectTitle}`,
+    `Name: ${visitor.name}`,
+    `Email: ${visitor.email}`,
+    `Project title: ${visitor.projectTitle}`,
     "",
     "Project details:",
     details,
     "",
     "Reply to this e-mail to answer the visitor.",
   ].join("\n");
-  const row = (label: string, value: string) =>
-    `<tr><th align="left" style="padding:4px 12px 4px 0">${label}</th><td>${escapeHtml(value)}</td></tr>`;
+  const row = (label: string, value: string) => `<tr><th align="left" style="padding:4px 12px 4px 0">${label}</th><td>${escapeHtml(value)}</td></tr>`;
   const html = layout(
-    `<h1 style="font-size:20px">New booking enquiry</h1><table>${row("Name", message.name)}${row("Email", message.email)}${row(
+    `<h1 style="font-size:20px">New booking enquiry</h1><table>${row("Name", visitor.name)}${row("Email", visitor.email)}${row(
       "Project title",
-      message.projectTitle,
+      visitor.projectTitle,
     )}</table><h2 style="font-size:16px">Project details</h2><p style="white-space:pre-wrap">${escapeHtml(details)}</p>` +
       `<p style="color:#555">Enquiry ${escapeHtml(opts.enquiryId)}. Reply to this e-mail to answer the visitor.</p>`,
   );
@@ -72,8 +137,8 @@ export function studioNotification(message: ContactMessage, opts: { studioInbox:
 
 /**
  * To the visitor: a short confirmation. It repeats only their name and project title, shortened and
- * only when they hold no link, never the free-text details: the form cannot be used to send arbitrary
- * text or links to a stranger's inbox.
+ * only when they hold nothing that could read as a link (`confirmationText`), never the free-text
+ * details: the form cannot be used to send arbitrary text or links to a stranger's inbox.
  */
 export function visitorConfirmation(message: ContactMessage, opts: { studioName: string; studioInbox: string }): Email {
   const name = confirmationText(message.name, 40, "there");
@@ -99,32 +164,33 @@ export function visitorConfirmation(message: ContactMessage, opts: { studioName:
 
 /**
  * To the studio, instead of one mail each, for enquiries that arrived past the global rate (a flood):
- * each with its sender and title, the details shortened; the full rows are in contact_enquiries.
+ * oldest first, each with its sender and title, the details shortened; the full rows are in
+ * contact_enquiries.
  */
-export function studioDigest(
-  enquiries: { enquiryId: string; message: ContactMessage; createdAt: Date }[],
-  opts: { studioInbox: string },
-): Email {
+export function studioDigest(enquiries: { enquiryId: string; message: ContactMessage; createdAt: Date }[], opts: { studioInbox: string }): Email {
   const subject = `${enquiries.length} ${enquiries.length === 1 ? "enquiry" : "enquiries"} held during a busy period`;
-  const intro = "These arrived while enquiries came in faster than usual, so they are sent together. " +
+  const intro =
+    "These arrived while enquiries came in faster than usual, so they are sent together. " +
     "Reply to each visitor at the address given; every enquiry is stored in full (contact_enquiries).";
+  const entries = enquiries.map(({ enquiryId, message, createdAt }) => ({ enquiryId, createdAt, visitor: shown(message) }));
   const text = [
     subject,
     "",
     intro,
-    ...enquiries.flatMap(({ enquiryId, message, createdAt }) => [
+    ...entries.flatMap(({ enquiryId, createdAt, visitor }) => [
       "",
-      `- ${message.projectTitle}`,
-      `  From: ${message.name} <${message.email}>, ${createdAt.toISOString()}`,
-      `  ${shorten(message.projectDetails || "(no details)", 300).replace(/\s+/g, " ")}`,
+      `- ${visitor.projectTitle}`,
+      `  From: ${visitor.name} <${visitor.email}>, ${createdAt.toISOString()}`,
+      `  ${shorten(visitor.projectDetails || "(no details)", 300).replace(/\s+/g, " ")}`,
       `  Enquiry ${enquiryId}`,
     ]),
   ].join("\n");
-  const items = enquiries
-    .map(({ enquiryId, message, createdAt }) =>
-      `<li><strong>${escapeHtml(message.projectTitle)}</strong><br>From ${escapeHtml(message.name)} &lt;${escapeHtml(message.email)}&gt;, ` +
-      `${escapeHtml(createdAt.toISOString())}<br><span style="color:#555">${escapeHtml(shorten(message.projectDetails || "(no details)", 300))}</span>` +
-      `<br><small>Enquiry ${escapeHtml(enquiryId)}</small></li>`
+  const items = entries
+    .map(
+      ({ enquiryId, createdAt, visitor }) =>
+        `<li><strong>${escapeHtml(visitor.projectTitle)}</strong><br>From ${escapeHtml(visitor.name)} &lt;${escapeHtml(visitor.email)}&gt;, ` +
+        `${escapeHtml(createdAt.toISOString())}<br><span style="color:#555">${escapeHtml(shorten(visitor.projectDetails || "(no details)", 300))}</span>` +
+        `<br><small>Enquiry ${escapeHtml(enquiryId)}</small></li>`,
     )
     .join("");
   const html = layout(`<h1 style="font-size:20px">${escapeHtml(subject)}</h1><p>${escapeHtml(intro)}</p><ul>${items}</ul>`);

@@ -1,6 +1,12 @@
 /**
  * The enquiry flow: refuse what is malformed, store the enquiry (nothing is mailed before it is safe
- * in Postgres), answer, then send its mails in the background.
+ * in Postgres), answer, then send its mails in the background, and after them whatever else is due
+ * (a redelivery run: mail is retried even where the scheduler is missing).
+ *
+ * Every door is exact (docs/decisions/017): JSON in UTF-8 only (another charset is refused, bytes that
+ * are not UTF-8 are a 400, never stored as U+FFFD), numbers in headers parsed strictly, any honeypot
+ * value answered with the silent success a bot gets, and the same idempotency key with another message
+ * refused (409) with the first message kept.
  */
 import {
   ENQUIRY_HEADERS,
@@ -10,91 +16,132 @@ import {
   RELAY_HEADERS,
   type EnquiryResult,
 } from "../_shared/contact-message.ts";
-import type { Config } from "./config.ts";
-import type { createDelivery } from "./delivery.ts";
 import { readBody } from "../_shared/read-body.ts";
-import { json, sha256, timingSafeEqual } from "./http.ts";
+import { ADDRESS_HEADERS, platformAddress } from "./client-address.ts";
+import type { Config } from "./config.ts";
+import { sha256, timingSafeEqual } from "./crypto.ts";
+import type { createDelivery } from "./delivery.ts";
+import { json } from "./http.ts";
 import { errorText, type Log } from "./log.ts";
+import { mailboxOf } from "./mailbox.ts";
 import type { Store } from "./store.ts";
 
 export const MESSAGES = {
   invalid: "Please correct the highlighted fields.",
   tooFast: "The form was sent too quickly. Please try again.",
   notJson: "The request body must be JSON.",
-  unsupportedType: "Send the enquiry as application/json.",
+  notUtf8: "The request body must be UTF-8.",
+  unsupportedType: "Send the enquiry as application/json in UTF-8.",
   tooLarge: `The request body must be at most ${MAX_BODY_BYTES} bytes.`,
   tooSlow: "The request body did not arrive in time.",
   badKey: "The Idempotency-Key header must be a UUID.",
+  keyConflict: "This Idempotency-Key was already used for a different enquiry; the first one is kept. Send a new key.",
+  relayRefused: "The site's relay was not recognised.",
   storage: "We could not save your enquiry. Please try again in a moment.",
+  busy: "We are receiving unusually many enquiries. Please try again later or write to us directly.",
   rateLimited: "Too many enquiries. Please wait before trying again.",
 } as const;
 
-/** Headers that say who the caller is on some platform; logged by name (never value) once per isolate. */
-const ADDRESS_HEADERS = ["cf-connecting-ip", "x-real-ip", "x-forwarded-for", "x-envoy-external-address", "forwarded"];
-
 type Deps = {
   config: Config;
-  store: Store;
-  delivery: ReturnType<typeof createDelivery>;
+  /** Undefined when there is no database URL (config.ts reports it): nothing can be stored. */
+  store: Store | undefined;
+  delivery: ReturnType<typeof createDelivery> | undefined;
   log: Log;
   waitUntil: (work: Promise<unknown>) => void;
+  redeliverAfterEnquiry: boolean;
 };
 
-export function createEnquiryFlow({ config, store, delivery, log, waitUntil }: Deps) {
-  let addressHeadersLogged = false;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** Milliseconds as the browser sends them: digits only, no sign, exponent, hex or fraction. */
+const FILL_MS = /^\d{1,9}$/;
 
-  /** The site's no-JS relay, vouched for by the shared secret. */
-  function isRelayed(request: Request): boolean {
-    return Boolean(config.relaySecret) && timingSafeEqual(request.headers.get(RELAY_HEADERS.secret) ?? "", config.relaySecret!);
-  }
+export function createEnquiryFlow({ config, store, delivery, log, waitUntil, redeliverAfterEnquiry }: Deps) {
+  let addressHeadersLogged = false;
+  let missingHeaderLogged = false;
+  /** In production: an enquiry came without CLIENT_IP_HEADER (per-sender limits cannot work): /health says so. */
+  const state = { clientHeaderMissing: false };
 
   /**
-   * The caller's address: the relayed visitor's, else the one header the platform sets
-   * (CLIENT_IP_HEADER), never a header a visitor can write. Null when neither is there: then no
-   * per-client limit applies, rather than one bucket shared by every such visitor.
+   * The relay secret as the site sent it: absent, or recognised, or not. A site that sends one the
+   * function does not know (a mistyped or missing secret on either side) must fail loudly, never pass
+   * as a visitor without a fill time ("too fast").
    */
-  function clientAddress(request: Request): string | null {
-    if (!addressHeadersLogged) {
-      addressHeadersLogged = true;
-      // How the owner confirms CLIENT_IP_HEADER after a deploy: this line names the headers that arrived.
-      log({ event: "client-address-headers", configured: config.clientIpHeader, present: ADDRESS_HEADERS.filter((h) => request.headers.has(h)) });
-    }
-    if (isRelayed(request)) {
-      const relayed = request.headers.get(RELAY_HEADERS.client)?.trim();
-      return relayed ? `relay:${relayed}` : null;
-    }
-    return request.headers.get(config.clientIpHeader)?.trim() || null;
+  function relay(request: Request): "absent" | "recognised" | "refused" {
+    const given = request.headers.get(RELAY_HEADERS.secret)?.trim();
+    if (!given) return "absent";
+    return config.relaySecret && timingSafeEqual(given, config.relaySecret) ? "recognised" : "refused";
   }
 
-  return async function enquiry(request: Request, cors: Record<string, string>, line: Record<string, unknown>) {
+  function clientAddress(request: Request, relayed: boolean): string | null {
+    if (!addressHeadersLogged) {
+      addressHeadersLogged = true;
+      // How the owner confirms CLIENT_IP_HEADER after a deploy (`npm run verify` does it from outside).
+      log({ event: "client-address-headers", configured: config.clientAddress.header, present: ADDRESS_HEADERS.filter((h) => request.headers.has(h)) });
+    }
+    if (relayed) {
+      const relayedAddress = request.headers.get(RELAY_HEADERS.client)?.trim();
+      return relayedAddress ? `relay:${relayedAddress}` : null;
+    }
+    const address = platformAddress(request, config.clientAddress);
+    if (address === null && config.production) {
+      state.clientHeaderMissing = true;
+      if (!missingHeaderLogged) {
+        missingHeaderLogged = true;
+        log({ level: "error", event: "client-address-header-missing", configured: config.clientAddress.header, hint: "run npm run verify to find the header the platform sets" });
+      }
+    }
+    return address;
+  }
+
+  return Object.assign(enquiry, { state });
+
+  async function enquiry(request: Request, cors: Record<string, string>, line: Record<string, unknown>) {
     const reply = (status: number, body: EnquiryResult, extra: Record<string, string> = {}) => {
-      line.outcome = body.status;
+      line.outcome = "code" in body && body.code ? body.code : body.status;
       return json(status, body, { ...cors, ...extra });
     };
 
-    if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
+    const type = request.headers.get("content-type") ?? "";
+    const charset = /;\s*charset="?([^";\s]+)/i.exec(type)?.[1];
+    if (!/^application\/json\s*(;|$)/i.test(type) || (charset && !/^utf-?8$/i.test(charset))) {
       return reply(415, { status: "error", message: MESSAGES.unsupportedType });
     }
     const body = await readBody(request, MAX_BODY_BYTES, config.bodyTimeoutMs);
     if (body === "too-large") return reply(413, { status: "error", message: MESSAGES.tooLarge });
     if (body === "too-slow") return reply(408, { status: "error", message: MESSAGES.tooSlow });
+    let text: string;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      return reply(400, { status: "error", message: MESSAGES.notUtf8 });
+    }
     let input: unknown;
     try {
-      input = JSON.parse(new TextDecoder().decode(body));
+      input = JSON.parse(text);
     } catch {
       return reply(400, { status: "error", message: MESSAGES.notJson });
     }
 
-    // Bots: a filled honeypot gets a success that stores nothing; a form filled faster than a
-    // person can is refused with a message a person can act on (the client keeps the values). The
-    // site's no-JS relay has no fill time to give (its page is the same for everyone, decision 012):
-    // it vouches for the post with the relay secret instead.
+    // Bots: a filled honeypot, whatever it holds, gets a success that stores nothing.
     if ((request.headers.get(ENQUIRY_HEADERS.trap) ?? "") !== "") {
       line.bot = "trap";
       return reply(200, { status: "ok", id: crypto.randomUUID() });
     }
-    const fillMs = Number(request.headers.get(ENQUIRY_HEADERS.fillMs) || NaN);
-    if (!isRelayed(request) && (!Number.isFinite(fillMs) || fillMs < config.minFillMs)) {
+    const relayed = relay(request);
+    if (relayed === "refused") {
+      log({
+        level: "error",
+        event: "relay-secret-mismatch",
+        hint: config.relaySecret ? "the site's ENQUIRY_RELAY_SECRET differs from the function's" : "the function has no ENQUIRY_RELAY_SECRET",
+      });
+      return reply(401, { status: "error", code: "relay-refused", message: MESSAGES.relayRefused });
+    }
+    // A form filled faster than a person can is refused with a message a person can act on (the client
+    // keeps the values). The site's no-JS relay has no fill time to give (its page is the same for
+    // everyone, decision 012): it vouches for the post with the relay secret instead.
+    const fillMs = request.headers.get(ENQUIRY_HEADERS.fillMs)?.trim() ?? "";
+    if (relayed === "absent" && (!FILL_MS.test(fillMs) || Number(fillMs) < config.minFillMs)) {
       line.bot = "too-fast";
       return reply(400, { status: "too-fast", message: MESSAGES.tooFast });
     }
@@ -108,21 +155,28 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil }: D
     if (keyHeader !== null && !isIdempotencyKey(keyHeader)) return reply(400, { status: "error", message: MESSAGES.badKey });
     const key = keyHeader ?? crypto.randomUUID();
 
-    const address = clientAddress(request);
+    const address = clientAddress(request, relayed === "recognised");
     if (address === null) line.client = "unknown";
-    const clientHash = address === null ? null : await sha256(`${config.ipHashSalt}:${address}`);
+    const clientHash = address === null ? "" : await sha256(`${config.ipHashSalt}:${address}`);
+    if (!store) return reply(503, { status: "error", message: MESSAGES.storage });
     let stored;
     try {
-      stored = await store.submit(key, parsed.message, clientHash, config.rateLimit);
+      stored = await store.submit(key, parsed.message, mailboxOf(parsed.message.email), clientHash, config.rateLimit);
     } catch (error) {
       line.error = errorText(error);
       return reply(503, { status: "error", message: MESSAGES.storage });
     }
-    if (stored.outcome === "rate-limited") {
-      const seconds = stored.retryAfterSeconds;
-      return reply(429, { status: "rate-limited", retryAfterSeconds: seconds, message: MESSAGES.rateLimited }, {
-        "Retry-After": String(seconds),
-      });
+    switch (stored.outcome) {
+      case "rate-limited":
+        return reply(429, { status: "rate-limited", retryAfterSeconds: stored.retryAfterSeconds, message: MESSAGES.rateLimited }, {
+          "Retry-After": String(stored.retryAfterSeconds),
+        });
+      case "busy":
+        line.level = "error";
+        return reply(503, { status: "error", code: "busy", message: MESSAGES.busy }, { "Retry-After": String(stored.retryAfterSeconds) });
+      case "conflict":
+        line.enquiry = stored.enquiryId;
+        return reply(409, { status: "error", code: "idempotency-conflict", message: MESSAGES.keyConflict });
     }
     line.enquiry = stored.enquiryId;
     line.duplicate = stored.outcome === "duplicate";
@@ -131,16 +185,18 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil }: D
       line.held = true;
       line.level = "warn";
     }
-    if (stored.outcome === "stored" || stored.outcome === "held") {
-      // The enquiry is safe: the mails go out after the answer (held ones are not claimed). What fails
-      // waits for redelivery.
+    if ((stored.outcome === "stored" || stored.outcome === "held") && delivery) {
+      // The enquiry is safe: its mails go out after the answer (held ones are not claimed), then a
+      // redelivery run sends what else is due, if no other run is under way.
       const enquiryId = stored.enquiryId;
       waitUntil(
-        delivery.deliverEnquiry(enquiryId).catch((error) =>
-          log({ level: "error", event: "mail-error", enquiry: enquiryId, error: errorText(error) })
-        ),
+        delivery
+          .deliverEnquiry(enquiryId)
+          .catch((error) => log({ level: "error", event: "mail-error", enquiry: enquiryId, error: errorText(error) }))
+          .then(() => (redeliverAfterEnquiry ? delivery.redeliver("after-enquiry") : undefined))
+          .catch((error) => log({ level: "error", event: "redelivery-error", error: errorText(error) })),
       );
     }
     return reply(200, { status: "ok", id: stored.enquiryId });
-  };
+  }
 }

@@ -2,11 +2,17 @@
 // Wiring only; the behaviour is in handler.ts. Environment: see config.ts and README.md.
 import { loadConfig } from "./config.ts";
 import { createHandler } from "./handler.ts";
+import { defaultLog } from "./log.ts";
 import { createMailer } from "./mailer.ts";
 import { createStore } from "./store.ts";
 
-const config = loadConfig(Deno.env);
-const store = createStore(config.databaseUrl, { max: config.dbPoolMax });
+// A function cannot refuse to start: each configuration problem is logged at error level here, at cold
+// start, and reported by /health, while enquiries are still stored wherever that can work.
+const { config, problems } = loadConfig(Deno.env);
+for (const { variable, problem } of problems) {
+  defaultLog({ level: "error", event: "configuration-problem", variable, problem, production: config.production });
+}
+const store = config.databaseUrl ? createStore(config.databaseUrl, { max: config.dbPoolMax }) : undefined;
 const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
 
 // Supabase's edge runtime keeps a request's background work alive through EdgeRuntime.waitUntil;
@@ -14,7 +20,7 @@ const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
 declare const EdgeRuntime: { waitUntil(work: Promise<unknown>): void } | undefined;
 const waitUntil = typeof EdgeRuntime !== "undefined" ? (work: Promise<unknown>) => EdgeRuntime.waitUntil(work) : undefined;
 
-Deno.serve(createHandler({ config, store, mailer, waitUntil }));
+Deno.serve(createHandler({ config, problems, store, mailer, waitUntil }));
 
 /* To try it locally (`npm run stack` serves it on port 54321):
 
@@ -22,4 +28,7 @@ Deno.serve(createHandler({ config, store, mailer, waitUntil }));
     -H 'Content-Type: application/json' \
     -H "Idempotency-Key: $(uuidgen)" -H 'X-Form-Fill-Ms: 5000' \
     -d '{"name":"Ada","email":"ada@example.com","projectTitle":"Demo EP","projectDetails":"3 songs"}'
+
+  curl -s http://127.0.0.1:54321/functions/v1/send-contact-email/health \
+    -H 'x-redelivery-secret: local-redelivery-secret-not-for-production'
 */

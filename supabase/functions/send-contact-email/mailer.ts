@@ -3,9 +3,15 @@ import nodemailer from "nodemailer";
 import type { MailConfig } from "./config.ts";
 import type { Email } from "./emails.ts";
 
+/** What a mail is about, so a failure the provider reports later (a webhook) finds its delivery. */
+export type MailTags = { enquiry: string; kind: "studio" | "confirmation" } | { digest: true };
+
 export type Mailer = {
-  /** Sends one mail; `key` makes the provider drop a repeat of the same delivery where it can. Throws MailError. */
-  send(email: Email, key: string): Promise<void>;
+  /**
+   * Sends one mail; `key` makes the provider drop a repeat of the same delivery where it can. Resolves
+   * to the provider's id for the message (Resend's), or undefined. Throws MailError.
+   */
+  send(email: Email, key: string, tags: MailTags): Promise<string | undefined>;
   close(): Promise<void>;
 };
 
@@ -21,13 +27,19 @@ export class MailError extends Error {
   }
 }
 
-export function createMailer(config: MailConfig, from: string, timeoutMs: number): Mailer {
+export function createMailer(config: MailConfig, from: string, timeoutMs: number): Mailer | undefined {
+  if (config.transport === "none") return undefined;
   return config.transport === "resend" ? resendMailer(config, from, timeoutMs) : smtpMailer(config, from, timeoutMs);
 }
 
-/** Resend: 429, 5xx, 408 and 401/403 (our key) are temporary; any other 4xx is about this mail. */
-export function isPermanentHttpStatus(status: number): boolean {
-  return status >= 400 && status < 500 && ![401, 403, 408, 409, 429].includes(status);
+/**
+ * Resend: 429, 5xx, 408, 401/403 (our key) and 409 `concurrent_idempotent_requests` (the same key is
+ * still being processed) are temporary; any other 4xx is about this mail, 409
+ * `invalid_idempotent_request` (the key was used for another mail) included: trying again cannot help.
+ */
+export function isPermanentHttpStatus(status: number, errorName?: string): boolean {
+  if (status === 409) return errorName !== "concurrent_idempotent_requests";
+  return status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
 }
 
 /** SMTP: a 5xx answer to the recipient or the message is final; auth (53x) and 4xx are not. */
@@ -38,7 +50,7 @@ export function isPermanentSmtpError(error: { responseCode?: number; command?: s
 
 function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from: string, timeoutMs: number): Mailer {
   return {
-    async send(email, key) {
+    async send(email, key, tags) {
       let response: Response;
       try {
         response = await fetch(`${config.apiUrl}/emails`, {
@@ -56,17 +68,23 @@ function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from
             subject: email.subject,
             text: email.text,
             html: email.html,
+            // Come back in Resend's webhooks, so a later bounce finds its delivery.
+            tags: "digest" in tags ? [{ name: "digest", value: "true" }] : [
+              { name: "enquiry", value: tags.enquiry },
+              { name: "kind", value: tags.kind },
+            ],
           }),
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
         throw new MailError(`Resend unreachable: ${error instanceof Error ? error.message : error}`, false);
       }
+      const body = await response.text().catch(() => "");
       if (!response.ok) {
-        const detail = (await response.text().catch(() => "")).slice(0, 200);
-        throw new MailError(`Resend answered ${response.status}: ${detail}`, isPermanentHttpStatus(response.status));
+        const name = (parseJson(body) as { name?: string } | undefined)?.name;
+        throw new MailError(`Resend answered ${response.status}: ${body.slice(0, 200)}`, isPermanentHttpStatus(response.status, name));
       }
-      await response.body?.cancel();
+      return (parseJson(body) as { id?: string } | undefined)?.id;
     },
     async close() {},
   };
@@ -87,7 +105,7 @@ function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: st
   return {
     async send(email, key) {
       try {
-        await transport.sendMail({
+        const info = await transport.sendMail({
           from,
           to: email.to,
           replyTo: email.replyTo,
@@ -96,6 +114,7 @@ function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: st
           html: email.html,
           headers: { "X-Delivery-Key": key },
         });
+        return typeof info.messageId === "string" ? info.messageId : undefined;
       } catch (error) {
         const detail = error as { message?: string; responseCode?: number; command?: string; code?: string };
         throw new MailError(`SMTP ${detail.code ?? "error"}: ${detail.message ?? String(error)}`, isPermanentSmtpError(detail));
@@ -106,4 +125,12 @@ function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: st
       return Promise.resolve();
     },
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

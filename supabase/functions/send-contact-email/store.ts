@@ -1,56 +1,48 @@
-/** Postgres access for enquiries, deliveries and rate limits (schema: supabase/migrations). */
+/** Postgres access for enquiries, deliveries, rate limits and redelivery runs (schema: supabase/migrations). */
 import postgres from "postgres";
 import type { ContactMessage } from "../_shared/contact-message.ts";
+import type { Limits } from "./config.ts";
 
 export type DeliveryKind = "studio" | "confirmation";
 
 export type SubmitOutcome =
   /** held: stored, but past the global rate its mails wait (a digest for the studio, confirmations paused). */
   | { outcome: "stored" | "held" | "duplicate"; enquiryId: string }
-  | { outcome: "rate-limited"; retryAfterSeconds: number };
+  /** The same idempotency key with another message: the first stays. */
+  | { outcome: "conflict"; enquiryId: string }
+  /** Over the sender's own limit (or their held budget), or a global budget is spent ("busy"). */
+  | { outcome: "rate-limited" | "busy"; retryAfterSeconds: number };
 
-export type ClaimedDelivery = { enquiryId: string; kind: DeliveryKind; message: ContactMessage };
+export type ClaimedDelivery = { enquiryId: string; kind: DeliveryKind; message: ContactMessage; mailbox: string };
 export type HeldEnquiry = { enquiryId: string; message: ContactMessage; createdAt: Date };
-
-export type Limits = { perClient: number; clientWindowSeconds: number; global: number; globalWindowSeconds: number };
 
 /** How long a failed delivery waits: `baseSeconds` × 2^(attempts-1), at most `maxSeconds`. */
 export type Backoff = { baseSeconds: number; maxSeconds: number };
 
-export type DeliveryCounts = { dead: number; waiting: number };
+export type DeliveryCounts = { dead: number; waiting: number; held: number };
 
-export type Store = {
-  /** `clientHash` null: no trustworthy client address, so only the global limit applies. */
-  submit(key: string, message: ContactMessage, clientHash: string | null, limits: Limits): Promise<SubmitOutcome>;
-  /** Claims up to `limit` due deliveries to send (of one enquiry, or of all when `enquiryId` is null). */
-  claim(enquiryId: string | null, limit: number, maxAttempts: number): Promise<ClaimedDelivery[]>;
-  markSent(enquiryId: string, kind: DeliveryKind): Promise<void>;
-  /** Records a failed attempt; returns "dead" when it will not be tried again, else "pending". */
-  recordFailure(
-    enquiryId: string,
-    kind: DeliveryKind,
-    failure: { error: string; permanent: boolean },
-    maxAttempts: number,
-    backoff: Backoff,
-  ): Promise<"pending" | "dead">;
-  /** Claims up to `limit` held studio mails, to go out as one digest. */
-  claimDigest(limit: number): Promise<HeldEnquiry[]>;
-  /** After the digest: sent, or back to held for the next run. */
-  finishDigest(enquiryIds: string[], sent: boolean): Promise<void>;
-  /** Paused confirmations go out again when the global rate is under its limit; returns how many. */
-  releasePausedConfirmations(limits: Limits): Promise<number>;
-  /** Deliveries that will not be tried again, and those waiting for a later attempt. */
-  deliveryCounts(): Promise<DeliveryCounts>;
-  close(): Promise<void>;
+/** A failure the provider reported after accepting a mail (its webhook). */
+export type ReportedFailure = {
+  providerId?: string;
+  enquiryId?: string;
+  kind?: DeliveryKind;
+  mailbox?: string;
+  source: "bounced" | "complained" | "failed" | "suppressed";
+  reason: string;
 };
 
-/** How long a claimed delivery is reserved before another caller may retry it. */
+export type Store = ReturnType<typeof createStore>;
+
+/** How long a claimed delivery (or digest) is reserved before another caller may take it. */
 const CLAIM_SECONDS = 120;
 
-export function createStore(databaseUrl: string, options: { max?: number; connectTimeoutSeconds?: number } = {}): Store {
+type MessageRow = { name: string; email: string; project_title: string; project_details: string };
+const messageOf = (r: MessageRow): ContactMessage => ({ name: r.name, email: r.email, projectTitle: r.project_title, projectDetails: r.project_details });
+
+export function createStore(databaseUrl: string, options: { max?: number; connectTimeoutSeconds?: number } = {}) {
   const sql = postgres(databaseUrl, {
-    // Small on purpose: every isolate of the function has its own pool (see config.ts, DB_POOL_MAX).
-    max: options.max ?? 3,
+    // One connection per isolate, as Supabase advises for functions (config.ts, DB_POOL_MAX).
+    max: options.max ?? 1,
     connect_timeout: options.connectTimeoutSeconds ?? 5,
     idle_timeout: 30,
     // Supavisor in transaction mode (DB_POOLER_URL) does not support prepared statements.
@@ -59,63 +51,124 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
   });
 
   return {
-    async submit(key, message, clientHash, limits) {
+    /** `clientHash` "": no trustworthy client address, so no per-sender limit applies. */
+    async submit(key: string, message: ContactMessage, mailbox: string, clientHash: string, limits: Limits): Promise<SubmitOutcome> {
       const [row] = await sql<{ outcome: string; enquiry_id: string | null; retry_after: number | null }[]>`
         select * from private.submit_enquiry(
-          ${key}::uuid, ${message.name}, ${message.email}, ${message.projectTitle}, ${message.projectDetails},
-          ${clientHash ?? ""}, ${clientHash === null ? null : limits.perClient}, make_interval(secs => ${limits.clientWindowSeconds}),
-          ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds}))`;
+          ${key}::uuid, ${message.name}, ${message.email}, ${mailbox}, ${message.projectTitle}, ${message.projectDetails}, ${clientHash},
+          ${limits.perClient}, make_interval(secs => ${limits.clientWindowSeconds}),
+          ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds}),
+          ${limits.enquiriesPerDay}, ${limits.heldMax}, ${limits.confirmationsPerSenderPerDay})`;
       if (!row) throw new Error("submit_enquiry returned no row");
-      if (row.outcome === "rate-limited") return { outcome: "rate-limited", retryAfterSeconds: row.retry_after ?? 60 };
-      return { outcome: row.outcome as "stored" | "held" | "duplicate", enquiryId: row.enquiry_id! };
+      if (row.outcome === "rate-limited" || row.outcome === "busy") return { outcome: row.outcome, retryAfterSeconds: row.retry_after ?? 60 };
+      return { outcome: row.outcome as "stored" | "held" | "duplicate" | "conflict", enquiryId: row.enquiry_id! };
     },
-    async claim(enquiryId, limit, maxAttempts) {
-      const rows = await sql<
-        { enquiry_id: string; kind: DeliveryKind; name: string; email: string; project_title: string; project_details: string }[]
-      >`select * from private.claim_deliveries(${enquiryId}::uuid, ${limit}, ${maxAttempts}, make_interval(secs => ${CLAIM_SECONDS}))`;
-      return rows.map((r) => ({
-        enquiryId: r.enquiry_id,
-        kind: r.kind,
-        message: { name: r.name, email: r.email, projectTitle: r.project_title, projectDetails: r.project_details },
-      }));
+
+    /** Claims up to `limit` due deliveries to send (of one enquiry, or of all when `enquiryId` is null). */
+    async claim(enquiryId: string | null, limit: number, maxAttempts: number): Promise<ClaimedDelivery[]> {
+      const rows = await sql<(MessageRow & { enquiry_id: string; kind: DeliveryKind; mailbox: string | null })[]>`
+        select c.*, e.mailbox from private.claim_deliveries(${enquiryId}::uuid, ${limit}, ${maxAttempts}, make_interval(secs => ${CLAIM_SECONDS})) c
+        join public.contact_enquiries e on e.id = c.enquiry_id`;
+      return rows.map((r) => ({ enquiryId: r.enquiry_id, kind: r.kind, message: messageOf(r), mailbox: r.mailbox ?? r.email.toLowerCase() }));
     },
-    async markSent(enquiryId, kind) {
-      await sql`update public.contact_deliveries set status = 'sent', sent_at = now(), locked_until = null, last_error = null
+
+    async markSent(enquiryId: string, kind: DeliveryKind, providerId: string | undefined) {
+      await sql`update public.contact_deliveries set status = 'sent', sent_at = now(), locked_until = null, last_error = null,
+          provider_id = ${providerId ?? null}
         where enquiry_id = ${enquiryId} and kind = ${kind}`;
     },
-    async recordFailure(enquiryId, kind, failure, maxAttempts, backoff) {
+
+    /** Records a failed attempt; returns "dead" when it will not be tried again, else "pending". */
+    async recordFailure(
+      enquiryId: string,
+      kind: DeliveryKind,
+      failure: { error: string; permanent: boolean },
+      maxAttempts: number,
+      backoff: Backoff,
+    ): Promise<"pending" | "dead"> {
       const [row] = await sql<{ status: "pending" | "dead" }[]>`select private.record_delivery_failure(
           ${enquiryId}::uuid, ${kind}, ${failure.error}, ${failure.permanent}, ${maxAttempts},
           make_interval(secs => ${backoff.baseSeconds}), make_interval(secs => ${backoff.maxSeconds})) as status`;
       return row?.status ?? "pending";
     },
-    async claimDigest(limit) {
-      const rows = await sql<
-        { enquiry_id: string; name: string; email: string; project_title: string; project_details: string; created_at: Date }[]
-      >`select * from private.claim_digest(${limit}, make_interval(secs => ${CLAIM_SECONDS}))`;
-      return rows.map((r) => ({
-        enquiryId: r.enquiry_id,
-        createdAt: r.created_at,
-        message: { name: r.name, email: r.email, projectTitle: r.project_title, projectDetails: r.project_details },
-      }));
+
+    /** A mailbox the provider refused for good: it gets no confirmation again. */
+    async recordRefusedAddress(mailbox: string, reason: string) {
+      await sql`select private.record_refused_address(${mailbox}, ${reason})`;
     },
-    async finishDigest(enquiryIds, sent) {
+
+    /** A failure the provider reported later; returns the kind of the delivery it found, if any. */
+    async recordReportedFailure(failure: ReportedFailure): Promise<DeliveryKind | undefined> {
+      const [row] = await sql<{ kind: DeliveryKind | null }[]>`select private.record_reported_failure(
+          ${failure.providerId ?? null}, ${failure.enquiryId ?? null}::uuid, ${failure.kind ?? null}, ${failure.mailbox ?? null},
+          ${failure.source}, ${failure.reason}) as kind`;
+      return row?.kind ?? undefined;
+    },
+
+    /** Claims up to `limit` held studio mails, oldest first, to go out as one digest. */
+    async claimDigest(limit: number): Promise<HeldEnquiry[]> {
+      const rows = await sql<(MessageRow & { enquiry_id: string; created_at: Date })[]>`
+        select * from private.claim_digest(${limit}, make_interval(secs => ${CLAIM_SECONDS}))`;
+      return rows.map((r) => ({ enquiryId: r.enquiry_id, createdAt: r.created_at, message: messageOf(r) }));
+    },
+
+    /** After the digest: sent, or back to held (unclaimed) for the next run. */
+    async finishDigest(enquiryIds: string[], sent: boolean) {
       await sql`update public.contact_deliveries
         set status = ${sent ? "sent" : "held"}, sent_at = ${sent ? sql`now()` : null}, locked_until = null
         where kind = 'studio' and enquiry_id = any(${enquiryIds}::uuid[])`;
     },
-    async releasePausedConfirmations(limits) {
+
+    /** Paused confirmations go out again when the global rate is under its limit; returns how many. */
+    async releasePausedConfirmations(limits: Limits): Promise<number> {
       const [row] = await sql<{ released: number }[]>`select private.release_paused_confirmations(
-          ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds})) as released`;
+          ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds}),
+          make_interval(secs => ${limits.pausedConfirmationMaxAgeSeconds})) as released`;
       return row?.released ?? 0;
     },
-    async deliveryCounts() {
-      const [row] = await sql<{ dead: number; waiting: number }[]>`select
-          count(*) filter (where status = 'dead')::int as dead,
-          count(*) filter (where status in ('pending', 'sending'))::int as waiting
-        from public.contact_deliveries`;
-      return { dead: row?.dead ?? 0, waiting: row?.waiting ?? 0 };
+
+    /** Deliveries whose claim expired after their last attempt become dead; returns how many. */
+    async sweepExpiredClaims(maxAttempts: number): Promise<number> {
+      const [row] = await sql<{ dead: number }[]>`select private.sweep_expired_claims(${maxAttempts}) as dead`;
+      return row?.dead ?? 0;
     },
+
+    /** The redelivery lease: one run at a time, across isolates and instances. */
+    async takeLease(holder: string, seconds: number): Promise<boolean> {
+      const [row] = await sql<{ taken: boolean | null }[]>`select private.take_redelivery_lease(${holder}::uuid, ${seconds}) as taken`;
+      return row?.taken === true;
+    },
+
+    async finishRun(holder: string, report: unknown) {
+      await sql`select private.finish_redelivery(${holder}::uuid, ${sql.json(report as postgres.JSONValue)})`;
+    },
+
+    /** Deletes what is past its retention period, a bounded batch at a time. */
+    async applyRetention(retention: { days: number; errorTextDays: number }, batch = 500): Promise<Record<string, number>> {
+      const [row] = await sql<{ removed: Record<string, number> }[]>`select private.apply_retention(
+          make_interval(days => ${retention.days}), make_interval(days => ${retention.errorTextDays}), ${batch}) as removed`;
+      return row?.removed ?? {};
+    },
+
+    /** Deliveries given up (private.undelivered_mail), waiting for a retry, and held for the digest. */
+    async deliveryCounts(): Promise<DeliveryCounts> {
+      const [row] = await sql<DeliveryCounts[]>`select
+          count(*) filter (where status = 'dead')::int as dead,
+          count(*) filter (where status in ('pending', 'sending'))::int as waiting,
+          count(*) filter (where status = 'held')::int as held
+        from public.contact_deliveries`;
+      return row ?? { dead: 0, waiting: 0, held: 0 };
+    },
+
+    /** What /health reports of the database: reachable, the last redelivery run, the schedule. */
+    async health(studioMailbox: string) {
+      const [row] = await sql<{ last_run_at: Date | null; scheduled: boolean | null; inbox_undeliverable: boolean }[]>`select
+          (select last_run_at from private.redelivery_state) as last_run_at,
+          private.redelivery_scheduled() as scheduled,
+          exists (select from private.undeliverable_addresses where mailbox = ${studioMailbox}) as inbox_undeliverable`;
+      return { lastRunAt: row?.last_run_at ?? null, scheduled: row?.scheduled ?? null, inboxUndeliverable: row?.inbox_undeliverable ?? false };
+    },
+
     async close() {
       await sql.end({ timeout: 5 });
     },

@@ -1,0 +1,86 @@
+// @vitest-environment node
+import { describe, expect, it } from "vitest";
+import { readConfig } from "./config.server";
+
+/** What a real deployment sets: every value real-looking. */
+const deployed = {
+  NODE_ENV: "production",
+  SITE_URL: "https://lakeshoresound.ca",
+  SUPABASE_URL: "https://abcdefghijklmnopqrst.supabase.co",
+  SUPABASE_ANON_KEY: "sb_publishable_4f9a2c7e1b3d5f8a0c2e4b6d",
+  STUDIO_EMAIL: "bookings@lakeshoresound.ca",
+  STUDIO_STREET: "2 Lake Shore Blvd W",
+  STUDIO_POSTAL_CODE: "M8V 1A1",
+  STUDIO_SOCIAL_URL: "https://www.instagram.com/lakeshoresound",
+  ENQUIRY_RELAY_SECRET: "q8Zt3vN1xW5yL0pR7sK2mB9cD4fG6hJ1",
+};
+const problems = (env: Record<string, string | undefined>) => readConfig(env).fatal.map((p) => `${p.variable} ${p.problem}`);
+
+describe("the site's configuration", () => {
+  it("accepts a real-looking production configuration", () => {
+    expect(problems(deployed)).toEqual([]);
+    expect(readConfig(deployed).config.relaySecret).toBe(deployed.ENQUIRY_RELAY_SECRET);
+  });
+
+  it.each([
+    ["a missing relay secret", { ENQUIRY_RELAY_SECRET: undefined }, /^ENQUIRY_RELAY_SECRET is required/],
+    ["the .env.example relay secret", { ENQUIRY_RELAY_SECRET: "change-me-to-a-long-random-string-shared-with-the-function" }, /^ENQUIRY_RELAY_SECRET is the placeholder/],
+    ["a short relay secret", { ENQUIRY_RELAY_SECRET: "s3cret" }, /^ENQUIRY_RELAY_SECRET is 6 characters long; use at least 32/],
+    ["a local site URL", { SITE_URL: "http://localhost:3000" }, /^SITE_URL points at this machine/],
+    ["an example site URL", { SITE_URL: "https://studio.example" }, /^SITE_URL points at this machine or a documentation domain/],
+    ["a plain-http site URL", { SITE_URL: "http://lakeshoresound.ca" }, /^SITE_URL must be an https:\/\/ URL/],
+    ["the placeholder project URL", { SUPABASE_URL: "https://your-project-ref.supabase.co" }, /^SUPABASE_URL is the placeholder/],
+    ["the local function URL", { SUPABASE_URL: "http://127.0.0.1:54321" }, /^SUPABASE_URL points at this machine/],
+    ["the placeholder anon key", { SUPABASE_ANON_KEY: "sb_publishable_xxxxxxxxxxxxxxxxxxxx" }, /^SUPABASE_ANON_KEY is the placeholder/],
+    ["a studio address at an example domain", { STUDIO_EMAIL: "bookings@studio.example" }, /^STUDIO_EMAIL is at a documentation domain/],
+    ["the placeholder street", { STUDIO_STREET: "123 Example Street" }, /^STUDIO_STREET is the placeholder/],
+    ["a missing postal code", { STUDIO_POSTAL_CODE: "" }, /^STUDIO_POSTAL_CODE is required/],
+    ["the placeholder social link", { STUDIO_SOCIAL_URL: "https://www.instagram.com/yourstudio" }, /^STUDIO_SOCIAL_URL is the placeholder/],
+  ])("refuses %s in production, naming the variable", (_what, change, message) => {
+    const found = problems({ ...deployed, ...change });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(message);
+  });
+
+  it.each([
+    ["a malformed URL", { SITE_URL: "not a url" }, /^SITE_URL must be an http\(s\) URL/],
+    ["a port out of range", { PORT: "70000" }, /^PORT must be a port number/],
+    ["a timeout out of range", { SERVER_HEADERS_TIMEOUT_MS: "0" }, /^SERVER_HEADERS_TIMEOUT_MS must be a whole number/],
+    ["a timeout that is not a number", { SERVER_REQUEST_TIMEOUT_MS: "30s" }, /^SERVER_REQUEST_TIMEOUT_MS must be a whole number/],
+    ["a request timeout shorter than the headers timeout", { SERVER_HEADERS_TIMEOUT_MS: "20000", SERVER_REQUEST_TIMEOUT_MS: "10000" }, /^SERVER_REQUEST_TIMEOUT_MS must not be shorter/],
+    ["an unreadable TRUST_PROXY", { TRUST_PROXY: "10.0.0.0/99" }, /^TRUST_PROXY /],
+    ["a secret key where the public one belongs", { SUPABASE_ANON_KEY: "sb_secret_abcdefgh" }, /^SUPABASE_ANON_KEY holds a secret key/],
+    ["a studio address that is not one", { STUDIO_EMAIL: "bookings" }, /^STUDIO_EMAIL is not an e-mail address/],
+  ])("refuses %s in every mode", (_what, change, message) => {
+    for (const env of [{ ...deployed, ...change }, { NODE_ENV: "development", ...change }, { ...deployed, LOCAL_STACK: "1", ...change }]) {
+      expect(problems(env).some((p) => message.test(p)), JSON.stringify(env)).toBe(true);
+    }
+  });
+
+  it("refuses every placeholder at once, one line each", () => {
+    const found = problems({ NODE_ENV: "production" });
+    for (const variable of ["SITE_URL", "SUPABASE_URL", "SUPABASE_ANON_KEY", "STUDIO_EMAIL", "STUDIO_STREET", "STUDIO_POSTAL_CODE", "STUDIO_SOCIAL_URL", "ENQUIRY_RELAY_SECRET"]) {
+      expect(found.filter((p) => p.startsWith(`${variable} `)), variable).toHaveLength(1);
+    }
+  });
+
+  it("takes local values as warnings with LOCAL_STACK=1, and as nothing in development", () => {
+    const local = readConfig({ NODE_ENV: "production", LOCAL_STACK: "1", ENQUIRY_RELAY_SECRET: "local" });
+    expect(local.fatal).toEqual([]);
+    expect(local.warnings.map((p) => p.variable)).toContain("ENQUIRY_RELAY_SECRET");
+    const dev = readConfig({ NODE_ENV: "development" });
+    expect([...dev.fatal, ...dev.warnings]).toEqual([]);
+  });
+
+  it("reads the relay secret without surrounding white space, as the function does", () => {
+    expect(readConfig({ ...deployed, ENQUIRY_RELAY_SECRET: ` ${deployed.ENQUIRY_RELAY_SECRET}\n` }).config.relaySecret).toBe(deployed.ENQUIRY_RELAY_SECRET);
+  });
+
+  it("trusts no proxy by default, and the hops or ranges TRUST_PROXY names", () => {
+    expect(readConfig(deployed).config.trustProxy.isTrusted("127.0.0.1", 0)).toBe(false);
+    const hops = readConfig({ ...deployed, TRUST_PROXY: "1" }).config.trustProxy;
+    expect([hops.isTrusted("10.0.0.1", 0), hops.isTrusted("10.0.0.2", 1)]).toEqual([true, false]);
+    const ranges = readConfig({ ...deployed, TRUST_PROXY: "loopback, 173.245.48.0/20" }).config.trustProxy;
+    expect([ranges.isTrusted("127.0.0.1", 0), ranges.isTrusted("173.245.48.9", 1), ranges.isTrusted("203.0.113.9", 1)]).toEqual([true, true, false]);
+  });
+});

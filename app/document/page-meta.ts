@@ -1,0 +1,109 @@
+/** Title, description, social cards and structured data for the home page, all from content + config. */
+import type { MetaDescriptor } from "@remix-run/node";
+import type { StudioConfig } from "~/config.types";
+import { contactSection, faq, hero, packages, services } from "~/content";
+
+export const SOCIAL_IMAGE = { path: "/og-image.png", width: 1200, height: 630 } as const;
+
+export function pageMeta({ studio, description }: { studio: StudioConfig; description: string }): MetaDescriptor[] {
+  const title = `${studio.name} · Recording, Mixing & Mastering in Etobicoke`;
+  const url = `${studio.siteUrl}/`;
+  const image = `${studio.siteUrl}${SOCIAL_IMAGE.path}`;
+  return [
+    { title },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: studio.name },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: url },
+    { property: "og:image", content: image },
+    { property: "og:image:width", content: String(SOCIAL_IMAGE.width) },
+    { property: "og:image:height", content: String(SOCIAL_IMAGE.height) },
+    { property: "og:image:alt", content: `${studio.name}: ${hero.tagline}` },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
+    { name: "twitter:image", content: image },
+    { "script:ld+json": structuredData(studio) },
+  ];
+}
+
+/** schema.org LocalBusiness (a RecordingStudio is not a schema.org type) plus FAQPage. */
+export function structuredData(studio: StudioConfig) {
+  const prices = [...services.map((s) => s.offer.minPrice), ...packages.map((p) => p.offer.price)];
+  return {
+    "@context": "https://schema.org",
+    "@graph": [
+      {
+        "@type": "LocalBusiness",
+        "@id": `${studio.siteUrl}/#studio`,
+        name: studio.name,
+        description: hero.tagline,
+        url: `${studio.siteUrl}/`,
+        image: `${studio.siteUrl}${SOCIAL_IMAGE.path}`,
+        email: studio.email,
+        priceRange: `$${Math.min(...prices)} - $${Math.max(...prices)}`,
+        address: {
+          "@type": "PostalAddress",
+          streetAddress: studio.address.street,
+          addressLocality: studio.address.locality,
+          addressRegion: studio.address.region,
+          postalCode: studio.address.postalCode,
+          addressCountry: studio.address.country,
+        },
+        // contactSection.hoursCard: "Monday - Sunday: 24 Hours"
+        openingHoursSpecification: {
+          "@type": "OpeningHoursSpecification",
+          dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+          opens: "00:00",
+          closes: "23:59",
+          description: contactSection.hoursCard.hours,
+        },
+        sameAs: [studio.socialUrl],
+        makesOffer: [
+          ...services.map((service) => ({
+            "@type": "Offer",
+            name: service.title,
+            description: service.description,
+            priceCurrency: "CAD",
+            ...(service.offer.maxPrice
+              ? {
+                  priceSpecification: {
+                    "@type": "PriceSpecification",
+                    minPrice: service.offer.minPrice,
+                    maxPrice: service.offer.maxPrice,
+                    priceCurrency: "CAD",
+                  },
+                }
+              : {
+                  price: service.offer.minPrice,
+                  priceSpecification: {
+                    "@type": "UnitPriceSpecification",
+                    price: service.offer.minPrice,
+                    priceCurrency: "CAD",
+                    unitText: service.offer.unit,
+                  },
+                }),
+          })),
+          ...packages.map((pkg) => ({
+            "@type": "Offer",
+            name: pkg.title,
+            description: `${pkg.description} ${pkg.savings}.`,
+            price: pkg.offer.price,
+            priceCurrency: "CAD",
+          })),
+        ],
+      },
+      {
+        "@type": "FAQPage",
+        mainEntity: faq.map((item) => ({
+          "@type": "Question",
+          name: item.question,
+          acceptedAnswer: { "@type": "Answer", text: item.answer },
+        })),
+      },
+    ],
+  };
+}

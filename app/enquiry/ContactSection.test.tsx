@@ -1,0 +1,25 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { ContactSection } from "./ContactSection";
+
+const studio = {
+  name: "Test Studio",
+  email: "hi@test.example",
+  address: { street: "1 Main St", locality: "Etobicoke", region: "Ontario", postalCode: "M8V 0A0", country: "CA" },
+  socialUrl: "https://social.example/studio",
+  socialLabel: "Instagram",
+  siteUrl: "https://test.example",
+};
+
+describe("the contact section", () => {
+  it("the contact section shows the studio's details and opens the social link safely", () => {
+    render(<ContactSection studio={studio} publicEnv={{ supabaseUrl: "http://x", supabaseAnonKey: "k" }} />);
+    expect(screen.getByRole("heading", { name: "Let's Create Together" })).toBeInTheDocument();
+    expect(screen.getByText(/Etobicoke, Ontario/)).toBeInTheDocument();
+    const social = screen.getByRole("link", { name: /Instagram/ });
+    expect(social).toHaveAttribute("target", "_blank");
+    expect(social.getAttribute("rel")).toContain("noopener");
+    expect(screen.getByText("Monday - Sunday: 24 Hours")).toBeInTheDocument();
+  });
+
+});

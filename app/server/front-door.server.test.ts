@@ -1,0 +1,121 @@
+// @vitest-environment node
+import { IncomingMessage } from "node:http";
+import { Socket } from "node:net";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { readConfig } from "~/config.server";
+import { canonicalPath, CLIENT_ADDRESS_HEADER, CROSS_SITE_HEADER, frontDoor, isSameSite } from "./front-door.server";
+
+const SITE = "https://lakeshoresound.ca";
+
+/** An incoming request as Node's server hands it over, from `socketAddress`. */
+function request(method: string, url: string, headers: Record<string, string> = {}, socketAddress = "203.0.113.7") {
+  const socket = new Socket();
+  Object.defineProperty(socket, "remoteAddress", { value: socketAddress });
+  const message = new IncomingMessage(socket);
+  message.method = method;
+  message.url = url;
+  message.headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return message;
+}
+const trust = (setting?: string) => readConfig({ NODE_ENV: "development", TRUST_PROXY: setting }).config.trustProxy;
+const door = (message: IncomingMessage, setting?: string) => frontDoor(message, { siteOrigin: SITE, trustProxy: trust(setting) });
+
+describe("the front door: one URL per document", () => {
+  it.each([
+    ["//", "/"],
+    ["///", "/"],
+    ["/./", "/"],
+    ["/a/../", "/"],
+    ["/../../", "/"],
+    ["//robots.txt", "/robots.txt"],
+    ["/sitemap.xml/", "/sitemap.xml"],
+    ["/a//b/./c/..", "/a/b"],
+  ])("redirects %s to %s, keeping the query", (path, canonical) => {
+    expect(door(request("GET", `${path}?x=1`))).toEqual({ kind: "redirect", location: `${canonical}?x=1` });
+  });
+
+  it("lets canonical paths and posts through", () => {
+    expect(door(request("GET", "/?utm=1"))).toEqual({ kind: "pass" });
+    expect(door(request("HEAD", "/robots.txt"))).toEqual({ kind: "pass" });
+    expect(door(request("POST", "//?index"))).toEqual({ kind: "pass" });
+  });
+
+  it("refuses methods the site does not serve", () => {
+    for (const method of ["PUT", "DELETE", "OPTIONS", "TRACE", "PATCH", "PROPFIND"]) expect(door(request(method, "/"))).toEqual({ kind: "method-not-allowed" });
+  });
+
+  it("any path: the canonical form is canonical, starts with one slash, and never names another host", () => {
+    const segment = fc.oneof(fc.constantFrom("", ".", "..", "%2e", "%2F", "a", "index", "robots.txt"), fc.string({ maxLength: 6 }).filter((s) => !s.includes("/") && !s.includes("?")));
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 12 }), (segments) => {
+        const canonical = canonicalPath(`/${segments.join("/")}`);
+        expect(canonical.startsWith("/")).toBe(true);
+        expect(canonical.startsWith("//")).toBe(false);
+        expect(canonicalPath(canonical)).toBe(canonical);
+        expect(canonical.split("/").slice(1).every((s) => s !== "" && s !== "." && s !== "..") || canonical === "/").toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("the front door: the visitor's address", () => {
+  it("is the socket's, whatever X-Forwarded-For says, unless a proxy is trusted", () => {
+    const direct = request("POST", "/?index", { "x-forwarded-for": "198.51.100.1" });
+    door(direct);
+    expect(direct.headers[CLIENT_ADDRESS_HEADER]).toBe("203.0.113.7");
+    const proxied = request("POST", "/?index", { "x-forwarded-for": "198.51.100.1, 198.51.100.2" }, "127.0.0.1");
+    door(proxied, "loopback");
+    expect(proxied.headers[CLIENT_ADDRESS_HEADER]).toBe("198.51.100.2");
+    const hops = request("POST", "/?index", { "x-forwarded-for": "198.51.100.1, 198.51.100.2" }, "10.0.0.5");
+    door(hops, "2");
+    expect(hops.headers[CLIENT_ADDRESS_HEADER]).toBe("198.51.100.1");
+  });
+
+  it("never takes the header from the visitor", () => {
+    const forged = request("GET", "/", { [CLIENT_ADDRESS_HEADER]: "1.2.3.4", [CROSS_SITE_HEADER]: "0" });
+    door(forged);
+    expect(forged.headers[CLIENT_ADDRESS_HEADER]).toBe("203.0.113.7");
+    expect(forged.headers[CROSS_SITE_HEADER]).toBeUndefined();
+  });
+
+  it("any X-Forwarded-For from a direct client: the address is the socket's", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.ipV4(), fc.ipV6(), fc.string({ maxLength: 20 })), { maxLength: 8 }), (hops) => {
+        const message = request("POST", "/?index", { "x-forwarded-for": hops.join(", ") });
+        door(message);
+        expect(message.headers[CLIENT_ADDRESS_HEADER]).toBe("203.0.113.7");
+      }),
+    );
+  });
+});
+
+describe("the front door: posts from other sites", () => {
+  const verdict = (headers: Record<string, string>) => {
+    const message = request("POST", "/?index", { host: "lakeshoresound.ca", ...headers });
+    door(message);
+    return { crossSite: message.headers[CROSS_SITE_HEADER], origin: message.headers.origin };
+  };
+
+  it("marks another origin, a null origin and a browser's cross-site mark, and removes Origin", () => {
+    expect(verdict({ origin: "https://evil.example" })).toEqual({ crossSite: "1", origin: undefined });
+    expect(verdict({ origin: "null" })).toEqual({ crossSite: "1", origin: undefined });
+    expect(verdict({ origin: SITE, "sec-fetch-site": "cross-site" })).toEqual({ crossSite: "1", origin: undefined });
+  });
+
+  it("passes the site's own origin, the host's, and a post without one", () => {
+    expect(verdict({ origin: SITE }).crossSite).toBe("0");
+    expect(verdict({ origin: "http://lakeshoresound.ca" }).crossSite).toBe("0");
+    expect(verdict({}).crossSite).toBe("0");
+  });
+
+  it("any Origin that is neither the site's nor the host's is cross-site", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.webUrl(), fc.string()), (origin) => {
+        fc.pre(origin !== SITE && !(URL.canParse(origin) && new URL(origin).host === "lakeshoresound.ca"));
+        expect(isSameSite(origin, undefined, { siteOrigin: SITE, host: "lakeshoresound.ca" })).toBe(false);
+      }),
+    );
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The site's front door: what is decided about a request before Express and Remix see it (the HTTP
+ * server hands every request here first: http-server.server.ts). Three rules, each closing a class:
+ *
+ * - **One URL per document.** A GET or HEAD for a path with empty or dot segments ("//", "/./x",
+ *   "/a/../") or a trailing slash is redirected (308) to its canonical form, so odd spellings of a
+ *   page never cost a render of their own; methods the site does not serve get 405 here.
+ * - **The visitor's address from a source the site trusts.** The socket's address, unless TRUST_PROXY
+ *   names the proxies in front (Express's "trust proxy" rules, through proxy-addr): then the nearest
+ *   X-Forwarded-For hop that is not a trusted proxy. It reaches the app in CLIENT_ADDRESS_HEADER; a
+ *   value a visitor sends in that header is removed first.
+ * - **Posts from other sites.** For POST, PUT, PATCH and DELETE the Origin (and Sec-Fetch-Site) is
+ *   compared with the site's own origins here, and the verdict passes on in CROSS_SITE_HEADER. The
+ *   Origin header is then removed: Remix's own check would otherwise answer a bare 500 before any route
+ *   code runs, where the visitor should get the form's 403 page (app/enquiry/action.server.ts).
+ */
+import type { IncomingMessage } from "node:http";
+import proxyAddr from "proxy-addr";
+import type { SiteConfig } from "~/config.server";
+
+/** Set by the front door only: the visitor's address as the site trusts it. */
+export const CLIENT_ADDRESS_HEADER = "x-studio-client-address";
+/** Set by the front door only, on unsafe methods: "1" when the post comes from another site. */
+export const CROSS_SITE_HEADER = "x-studio-cross-site";
+
+const SERVED_METHODS = new Set(["GET", "HEAD", "POST"]);
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export type Verdict = { kind: "pass" } | { kind: "redirect"; location: string } | { kind: "method-not-allowed" };
+
+/**
+ * Decides about `request` and rewrites its headers in place (the two headers above). `siteOrigin` is
+ * the origin of SITE_URL.
+ */
+export function frontDoor(request: IncomingMessage, { siteOrigin, trustProxy }: { siteOrigin: string; trustProxy: SiteConfig["trustProxy"] }): Verdict {
+  const headers = request.headers;
+  delete headers[CLIENT_ADDRESS_HEADER];
+  delete headers[CROSS_SITE_HEADER];
+  const method = request.method ?? "GET";
+  if (!SERVED_METHODS.has(method)) return { kind: "method-not-allowed" };
+
+  const target = request.url ?? "/";
+  const queryAt = target.indexOf("?");
+  const path = queryAt === -1 ? target : target.slice(0, queryAt);
+  if (method === "GET" || method === "HEAD") {
+    const canonical = canonicalPath(path);
+    if (canonical !== path) return { kind: "redirect", location: canonical + (queryAt === -1 ? "" : target.slice(queryAt)) };
+  }
+
+  headers[CLIENT_ADDRESS_HEADER] = proxyAddr(request, trustProxy.isTrusted) ?? "";
+  if (UNSAFE_METHODS.has(method)) {
+    const host = trustProxy.isTrusted(request.socket.remoteAddress ?? "", 0)
+      ? firstValue(headers["x-forwarded-host"]) ?? headers.host
+      : headers.host;
+    headers[CROSS_SITE_HEADER] = isSameSite(headers.origin, headers["sec-fetch-site"], { siteOrigin, host }) ? "0" : "1";
+    delete headers.origin;
+  }
+  return { kind: "pass" };
+}
+
+/** The path with empty and dot segments resolved and no trailing slash ("/" stays "/"). */
+export function canonicalPath(path: string): string {
+  const segments: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join("/")}`;
+}
+
+/**
+ * A post is the site's own when its Origin is SITE_URL's origin or names the host it was sent to (as
+ * Remix compares them), and the browser does not mark it cross-site. No Origin at all (old browsers,
+ * scripts) is treated as the site's own; "null" (sandboxed frames, data: URLs) is not.
+ */
+export function isSameSite(
+  origin: string | undefined,
+  fetchSite: string | string[] | undefined,
+  { siteOrigin, host }: { siteOrigin: string; host: string | undefined },
+): boolean {
+  if (fetchSite === "cross-site") return false;
+  if (origin === undefined) return true;
+  if (origin === siteOrigin) return true;
+  if (!URL.canParse(origin) || origin === "null") return false;
+  return host !== undefined && new URL(origin).host === host.toLowerCase();
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text?.split(",")[0]?.trim() || undefined;
+}

@@ -1,0 +1,55 @@
+/**
+ * The HTTP server remix-serve creates, given the site's time limits and its front door. remix-serve
+ * offers no hook to its server, but it imports the server build before it calls `http.createServer`
+ * (through Express's `app.listen`), so entry.server hands that call our options and wraps the request
+ * listener it receives:
+ * - time limits (SERVER_*_TIMEOUT_MS, config.server.ts): Node's defaults let a slow or lying client hold
+ *   a socket for minutes (requestTimeout 300 s, checked only every 30 s);
+ * - the front door (front-door.server.ts): canonical paths, the trusted visitor address, the verdict on
+ *   posts from other sites, before Express and Remix see the request.
+ */
+import http from "node:http";
+import type { SiteConfig } from "~/config.server";
+import { frontDoor } from "./front-door.server";
+
+const originalCreateServer = http.createServer;
+let installed: SiteConfig | undefined;
+
+/** Called once by entry.server at start-up (a call, not a bare import: the build drops side-effect imports). */
+export function installHttpServer(config: SiteConfig) {
+  installed = config;
+  if (http.createServer !== createServer) http.createServer = createServer;
+}
+
+const createServer = ((...args: unknown[]) => {
+  const [first, second] = args;
+  const options = typeof first === "object" && first !== null ? (first as http.ServerOptions) : {};
+  const listener = (typeof first === "function" ? first : second) as http.RequestListener | undefined;
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = installed!.server;
+  return (originalCreateServer as (options: http.ServerOptions, listener?: http.RequestListener) => http.Server)(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      // How often Node checks the two limits above (its default, 30 s, would make them meaningless).
+      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+      ...options,
+    },
+    listener && withFrontDoor(listener),
+  );
+}) as typeof http.createServer;
+
+function withFrontDoor(listener: http.RequestListener): http.RequestListener {
+  return (request, response) => {
+    const config = installed!;
+    const verdict = frontDoor(request, { siteOrigin: new URL(config.studio.siteUrl).origin, trustProxy: config.trustProxy });
+    if (verdict.kind === "pass") return listener(request, response);
+    if (verdict.kind === "redirect") {
+      // Every spelling of a path leads to the one document; caches may keep the redirect.
+      response.writeHead(308, { Location: verdict.location, "Cache-Control": "public, max-age=86400", "Content-Length": "0" });
+    } else {
+      response.writeHead(405, { Allow: "GET, HEAD, POST", "Cache-Control": "no-store", "Content-Length": "0" });
+    }
+    response.end();
+  };
+}

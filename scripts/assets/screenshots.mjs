@@ -1,0 +1,25 @@
+// `node scripts/assets/screenshots.mjs`: the README's screenshots (docs/screenshot-{360,1440}.png), taken from
+// the production build with the default configuration (the studio a newcomer would see), hydrated:
+// the first screen a visitor sees.
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { ROOT } from "../platform/processes.mjs";
+import { startStack } from "../platform/stack.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../test/browser.mjs";
+
+const stack = await startStack({ db: false, mail: false, fn: false });
+const site = { url: stack.siteUrl };
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+try {
+  for (const width of [360, 1440]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(`${site.url}/`);
+    await page.mouse.move(5, 5);
+    await page.waitForFunction(() => window.__remixRouter?.state.initialized === true);
+    await page.screenshot({ path: path.join(ROOT, `docs/screenshot-${width}.png`), fullPage: false });
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  await stack.stop();
+}

@@ -1,0 +1,12 @@
+// The byte budgets of the first view, in one place: `scripts/test/budgets.mjs` enforces them in
+// `npm test`, and `npm run bench` prints them beside what it measured.
+export const BUDGETS = {
+  /** JavaScript on arrival: none, the home page hydrates on the first intent (decision 008). */
+  jsGzip: 0,
+  /** JavaScript on the first intent: React, Remix and the page, no supabase-js. */
+  intentJsGzip: 105 * 1024,
+  /** HTML + render-blocking CSS: one round trip's worth of TCP initial window. */
+  htmlCssGzip: 14 * 1024,
+};
+
+export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;

@@ -1,0 +1,87 @@
+// A real shared cache in front of the site, as a CDN would be: nginx with proxy_cache (Debian's
+// nginx-light; scripts/test/setup.sh installs it where apt runs as root). Also serves a folder as plain
+// static files, for the bench's comparison. Everything it writes lives in a temporary folder.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePort, waitForPort } from "./ports.mjs";
+
+export const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
+export const hasNginx = () => existsSync(NGINX);
+
+/**
+ * Starts nginx on 127.0.0.1:`port`: a caching proxy to `upstream` (honouring the origin's
+ * Cache-Control, revalidating with its ETag, serving stale while it updates, one request at a time
+ * to the origin per key), or, with `staticRoot`, a static file server for that folder.
+ * `originRequests(uri)` counts the requests for `uri` that reached the origin (from nginx's own log).
+ */
+export async function startNginx({ upstream, staticRoot, port } = {}) {
+  if (!hasNginx()) throw new Error(`nginx not found at ${NGINX}: run scripts/test/setup.sh (apt-get install nginx-light)`);
+  port ??= await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), "studio-nginx-"));
+  const location = staticRoot
+    ? `root ${staticRoot}; index index.html;`
+    : `proxy_pass ${upstream};
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      # The visitor's address, overwritten (never appended to what the visitor sent).
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_cache site;
+      proxy_cache_key $scheme$http_host$request_uri;
+      proxy_cache_lock on;
+      proxy_cache_revalidate on;
+      proxy_cache_use_stale updating error timeout http_500 http_502 http_503;
+      proxy_cache_background_update on;
+      add_header X-Cache $upstream_cache_status always;`;
+  const conf = `
+${process.getuid?.() === 0 ? "user root;" : ""}
+worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log ${dir}/access.log origin;
+  log_format origin '$request_uri $status $upstream_cache_status "$upstream_addr"';
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=site:10m max_size=100m inactive=1d use_temp_path=off;
+  types { text/html html; }
+  gzip on; gzip_types text/html;
+  keepalive_requests 100000;
+  server {
+    listen 127.0.0.1:${port};
+    location / { ${location} }
+  }
+}`;
+  // log_format must come before its use in access_log: nginx reads it in order.
+  writeFileSync(path.join(dir, "nginx.conf"), conf.replace(/(\n {2}access_log[^\n]*)(\n {2}log_format[^\n]*)/, "$2$1"));
+  const child = spawn(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")], { stdio: "ignore" });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  await Promise.race([
+    waitForPort(port, 10_000),
+    exited.then((code) => {
+      throw new Error(`nginx exited with ${code}: ${readFileSync(path.join(dir, "error.log"), "utf8")}`);
+    }),
+  ]);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    /** Requests for `uri` nginx passed to the origin (misses, expired, revalidations), from its access log. */
+    originRequests(uri = "/") {
+      const log = existsSync(path.join(dir, "access.log")) ? readFileSync(path.join(dir, "access.log"), "utf8") : "";
+      return log.split("\n").filter((line) => line.startsWith(`${uri} `) && /"\d+\.\d+\.\d+\.\d+:\d+"/.test(line)).length;
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGQUIT");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// The one description of the local platform's environment: its ports, its URLs, and every variable
+// the function and the site get. `npm run stack`, `npm run dev`, the browser tests, the function's
+// tests, the load test and the bench all start the platform through stack.mjs, which takes its
+// variables from here; a caller only names what it changes (for example a lower rate limit).
+//
+// The values are local ones on purpose: secrets anyone can read in this file, URLs on 127.0.0.1 and
+// `.example` addresses. The site refuses them in production unless LOCAL_STACK=1 says this is a local
+// run (docs/decisions/014); the function is never in production outside the hosted platform.
+
+/** The ports `supabase start` uses (supabase/config.toml), so a developer's tools find the same things. */
+export const DEFAULT_PORTS = Object.freeze({ site: 3000, function: 54321, db: 54322, mailUi: 54324, smtp: 54325 });
+
+/** Ports from the environment (PORT, FUNCTION_PORT, DB_PORT, MAIL_UI_PORT, SMTP_PORT), else the defaults. */
+export function portsFromEnv(env = process.env) {
+  const port = (name, fallback) => (env[name] ? Number(env[name]) : fallback);
+  return {
+    site: port("PORT", DEFAULT_PORTS.site),
+    function: port("FUNCTION_PORT", DEFAULT_PORTS.function),
+    db: port("DB_PORT", DEFAULT_PORTS.db),
+    mailUi: port("MAIL_UI_PORT", DEFAULT_PORTS.mailUi),
+    smtp: port("SMTP_PORT", DEFAULT_PORTS.smtp),
+  };
+}
+
+/** Shared by the local site and function; each at least 32 characters, as production requires. */
+export const LOCAL_SECRETS = Object.freeze({
+  relay: "local-relay-secret-not-for-production-0001",
+  redelivery: "local-redelivery-secret-not-for-production",
+  ipHashSalt: "local-ip-hash-salt-not-for-production-0001",
+  // A Resend-style (Svix) signing secret: "whsec_" and base64 of the key.
+  resendWebhook: `whsec_${Buffer.from("local-resend-webhook-key-not-for-production").toString("base64")}`,
+});
+
+export const LOCAL_STUDIO = Object.freeze({ inbox: "bookings@studio.example", name: "Lakeshore Sound Studio" });
+export const LOCAL_ANON_KEY = "local-anon-key";
+
+/**
+ * The function's variables. `siteOrigins` are the origins the browser may call it from (the site, and
+ * the CDN in front of it when one runs).
+ */
+export function functionEnvironment({ databaseUrl, smtpPort, siteOrigins }) {
+  return {
+    SUPABASE_DB_URL: databaseUrl,
+    MAIL_TRANSPORT: "smtp",
+    SMTP_HOST: "127.0.0.1",
+    SMTP_PORT: String(smtpPort),
+    MAIL_FROM: `${LOCAL_STUDIO.name} <${LOCAL_STUDIO.inbox}>`,
+    STUDIO_INBOX: LOCAL_STUDIO.inbox,
+    STUDIO_NAME: LOCAL_STUDIO.name,
+    ALLOWED_ORIGINS: siteOrigins.join(","),
+    // Locally every caller is 127.0.0.1 and no platform sets an address header: the site's relay
+    // vouches for no-JS visitors, and browser calls are counted against the global cap only.
+    CLIENT_IP_HEADER: "cf-connecting-ip",
+    IP_HASH_SALT: LOCAL_SECRETS.ipHashSalt,
+    REDELIVERY_SECRET: LOCAL_SECRETS.redelivery,
+    ENQUIRY_RELAY_SECRET: LOCAL_SECRETS.relay,
+    RESEND_WEBHOOK_SECRET: LOCAL_SECRETS.resendWebhook,
+    // Every local request comes from one address: keep the limits out of a developer's (and a tester's) way.
+    RATE_LIMIT_PER_CLIENT: "1000",
+    RATE_LIMIT_GLOBAL: "1000",
+    CONFIRMATIONS_PER_SENDER_PER_DAY: "1000",
+    ENQUIRIES_PER_DAY_MAX: "100000",
+  };
+}
+
+/** The site's variables. */
+export function siteEnvironment({ functionUrl, siteUrl }) {
+  return {
+    SITE_URL: siteUrl,
+    SUPABASE_URL: functionUrl,
+    SUPABASE_ANON_KEY: LOCAL_ANON_KEY,
+    STUDIO_EMAIL: LOCAL_STUDIO.inbox,
+    STUDIO_NAME: LOCAL_STUDIO.name,
+    ENQUIRY_RELAY_SECRET: LOCAL_SECRETS.relay,
+    // Local URLs, example addresses and the secrets above are fine here (decision 014).
+    LOCAL_STACK: "1",
+  };
+}

@@ -1,0 +1,55 @@
+// A long-running child process of the local platform (the function under Deno, the site under
+// remix-serve or `remix dev`, the SMTP catcher): started with its environment, ready once its port
+// accepts connections, stopped with SIGTERM (then SIGKILL after 5 s). Its output is kept in a bounded
+// buffer for error messages, and echoed with a [name] prefix unless quiet. node:child_process is all
+// this needs (docs/decisions/015 says why no process library).
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { isListening, waitForPort } from "./ports.mjs";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
+
+const KEEP_CHUNKS = 2000;
+
+export async function startProcess(name, command, args, { env = {}, port, quiet = true, cwd = ROOT, readyTimeoutMs = 60_000 }) {
+  // Otherwise the readiness check would mistake another program for this one.
+  if (port && (await isListening(port))) throw new Error(`${name}: port ${port} is already in use`);
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const output = [];
+  const collect = (chunk) => {
+    output.push(chunk.toString());
+    if (output.length > KEEP_CHUNKS) output.splice(0, KEEP_CHUNKS / 2);
+    if (!quiet) process.stdout.write(`[${name}] ${chunk}`);
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
+  const handle = {
+    child,
+    /** Everything the process printed (the most recent part of it). */
+    get output() {
+      return output.join("");
+    },
+    exited,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  if (port) {
+    await Promise.race([
+      waitForPort(port, readyTimeoutMs),
+      exited.then((code) => {
+        throw new Error(`${name} exited with ${code} before listening on ${port}:\n${handle.output}`);
+      }),
+    ]).catch(async (error) => {
+      await handle.stop();
+      throw error;
+    });
+  }
+  return handle;
+}

@@ -1,0 +1,128 @@
+// A real SMTP server that keeps every mail it receives, with a small HTTP API to read them.
+// Like a real mail server it refuses recipients that do not exist: any address at REJECTED_DOMAIN gets
+// "550 5.1.1 no such user" (permanent), so tests can prove how the function treats a permanent refusal.
+//   GET /messages (JSON)   GET /messages/count   DELETE /messages   GET / (an HTML list for people)
+// Run on its own (a separate process, so a load generator's timings are not disturbed by it):
+//   node scripts/platform/smtp-catcher.mjs <smtpPort> <httpPort>
+import http from "node:http";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export const REJECTED_DOMAIN = "rejected.example";
+
+export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" }) {
+  // Raw mail is kept at once and parsed only when read, so catching stays cheap under load.
+  const messages = [];
+  const parsed = new Map();
+  async function read() {
+    return Promise.all(
+      messages.map(async (m) => {
+        if (!parsed.has(m.id)) {
+          const mail = await simpleParser(m.raw);
+          parsed.set(m.id, {
+            id: m.id,
+            receivedAt: m.receivedAt,
+            envelope: m.envelope,
+            from: mail.from?.text ?? "",
+            to: mail.to?.text ?? "",
+            replyTo: mail.replyTo?.text ?? "",
+            subject: mail.subject ?? "",
+            text: mail.text ?? "",
+            html: typeof mail.html === "string" ? mail.html : "",
+            headers: Object.fromEntries([...mail.headers].map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])),
+            // The header block as it came over the wire (the parsed fields above are decoded: IDN, encoded words).
+            rawHeaders: m.raw.toString("latin1").split(/\r?\n\r?\n/, 1)[0],
+          });
+        }
+        return parsed.get(m.id);
+      }),
+    );
+  }
+  let nextId = 1;
+  const smtp = new SMTPServer({
+    // Local only: no TLS certificate to trust, no login to configure.
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    size: 1024 * 1024,
+    onRcptTo(address, session, callback) {
+      if (address.address.toLowerCase().endsWith(`@${REJECTED_DOMAIN}`)) {
+        const error = Object.assign(new Error("5.1.1 no such user"), { responseCode: 550 });
+        return callback(error);
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks = [];
+      stream.on("data", (chunk) => chunks.push(chunk));
+      stream.on("error", callback);
+      stream.on("end", () => {
+        messages.push({
+          id: nextId++,
+          receivedAt: new Date().toISOString(),
+          envelope: { from: session.envelope.mailFrom?.address, to: session.envelope.rcptTo.map((r) => r.address) },
+          raw: Buffer.concat(chunks),
+        });
+        callback();
+      });
+    },
+  });
+  // A failed handshake must not take the catcher down.
+  smtp.on("error", () => {});
+  await new Promise((resolve, reject) => smtp.listen(smtpPort, host, resolve).once("error", reject));
+
+  const api = http.createServer(async (req, res) => {
+    if (req.url === "/messages" && req.method === "GET") {
+      const all = await read();
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify(all));
+    }
+    if (req.url === "/messages/count" && req.method === "GET") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ count: messages.length }));
+    }
+    if (req.url === "/messages" && req.method === "DELETE") {
+      messages.length = 0;
+      parsed.clear();
+      res.writeHead(204);
+      return res.end();
+    }
+    if (req.url === "/" && req.method === "GET") {
+      const all = await read();
+      const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+      const rows = all
+        .slice()
+        .reverse()
+        .map((m) => `<article><h2>${esc(m.subject)}</h2><p>To ${esc(m.to)} · Reply-To ${esc(m.replyTo)} · ${esc(m.receivedAt)}</p><pre>${esc(m.text)}</pre></article>`)
+        .join("<hr>");
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" });
+      return res.end(`<!doctype html><meta charset="utf-8"><title>Caught mail (${all.length})</title><style>body{font:15px system-ui;max-width:50rem;margin:2rem auto}pre{white-space:pre-wrap}</style><h1>Caught mail (${all.length})</h1>${rows || "<p>No mail yet.</p>"}`);
+    }
+    res.writeHead(404);
+    res.end();
+  });
+  await new Promise((resolve, reject) => api.listen(httpPort, host, resolve).once("error", reject));
+
+  return {
+    /** How many mails were caught so far (cheap: nothing is parsed). */
+    async count() {
+      return messages.length;
+    },
+    async clear() {
+      messages.length = 0;
+      parsed.clear();
+    },
+    /** Every caught mail, parsed. */
+    read,
+    smtpPort,
+    apiUrl: `http://${host}:${httpPort}`,
+    async stop() {
+      await Promise.all([new Promise((r) => smtp.close(r)), new Promise((r) => api.close(r))]);
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [smtpPort, httpPort] = process.argv.slice(2).map(Number);
+  const catcher = await startSmtpCatcher({ smtpPort, httpPort });
+  process.once("SIGTERM", () => catcher.stop().then(() => process.exit(0)));
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what the tests need: the npm dependencies (which include PostgreSQL and Deno), the pinned
+# Supabase CLI and the edge runtime's Deno (scripts/platform/supabase-cli), a browser, and nginx for the
+# CDN test. Idempotent, and quick when everything is there.
+#
+# The browser and nginx are the two things npm cannot always bring. The ecosystem's way comes first;
+# the fallbacks are for machines without internet or Docker (docs/decisions/015), each behind a variable:
+#   CHROMIUM_PATH   a Chromium to use as it is (else Playwright's own, else Debian's /usr/bin/chromium)
+#   NGINX_PATH      an nginx to use (else /usr/sbin/nginx); without one the CDN test is skipped
+#   SETUP_APT=0     never install from apt (by default apt runs only as root or with passwordless sudo)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+bash scripts/platform/install.sh
+bash scripts/platform/supabase-cli/install.sh
+
+need=()
+if ! node scripts/test/browser.mjs >/dev/null 2>&1; then
+  # Playwright's own Chromium, where this machine can download it.
+  npx --no-install playwright install chromium >/dev/null 2>&1 || need+=(chromium fonts-dejavu-core)
+fi
+[ -x "${NGINX_PATH:-/usr/sbin/nginx}" ] || need+=(nginx-light)
+if [ ${#need[@]} -gt 0 ] && [ "${SETUP_APT:-1}" != 0 ] && command -v apt-get >/dev/null && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
+  echo "setup: installing ${need[*]} from Debian"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # The Debian package starts a server of its own on port 80; the tests start their own.
+  $SUDO service nginx stop >/dev/null 2>&1 || true
+fi
+node scripts/test/browser.mjs

@@ -1,0 +1,100 @@
+/**
+ * GET /send-contact-email/health. To anyone: 200 {status:"ok"} or 503 {status:"error"} (kept for 10 s,
+ * so a flood of health checks costs the database one query per isolate and 10 s). With the site's
+ * relay secret (x-enquiry-relay-secret): whether the function recognises it (the site's /healthz asks).
+ * With the redelivery secret (x-redelivery-secret): the details an owner needs (`npm run verify` reads
+ * them): configuration problems, the database, the mail transport, the last redelivery run and the
+ * schedule, the counts of dead, waiting and held deliveries, and which address headers arrived on this
+ * very request, each entry as a short hash (docs/decisions/014).
+ */
+import type { ConfigProblem } from "../_shared/config-checks.ts";
+import { RELAY_HEADERS } from "../_shared/contact-message.ts";
+import { addressHeaderReport, platformAddress } from "./client-address.ts";
+import type { Config } from "./config.ts";
+import { timingSafeEqual } from "./crypto.ts";
+import { json } from "./http.ts";
+import { errorText } from "./log.ts";
+import { mailboxOf } from "./mailbox.ts";
+import type { Store } from "./store.ts";
+
+export const REDELIVERY_SECRET_HEADER = "x-redelivery-secret";
+const CACHE_MS = 10_000;
+
+type Deps = {
+  config: Config;
+  problems: readonly ConfigProblem[];
+  store: Store | undefined;
+  /** Whether, in production, an enquiry has come without the configured client-address header. */
+  clientHeaderMissing: () => boolean;
+  now: () => number;
+};
+
+export function createHealth({ config, problems, store, clientHeaderMissing, now }: Deps) {
+  let cached: { at: number; ok: boolean } | undefined;
+
+  async function database() {
+    if (!store) return { reachable: false, error: "no database URL" } as const;
+    const started = now();
+    try {
+      const [counts, state] = await Promise.all([store.deliveryCounts(), store.health(mailboxOf(config.studioInbox))]);
+      return { reachable: true, ms: now() - started, counts, ...state } as const;
+    } catch (error) {
+      return { reachable: false, error: errorText(error) } as const;
+    }
+  }
+
+  const healthy = (db: Awaited<ReturnType<typeof database>>) =>
+    problems.length === 0 &&
+    db.reachable &&
+    config.mail.transport !== "none" &&
+    !("inboxUndeliverable" in db && db.inboxUndeliverable) &&
+    !clientHeaderMissing();
+
+  return async function health(request: Request): Promise<Response> {
+    const given = request.headers.get(REDELIVERY_SECRET_HEADER) ?? "";
+    if (config.redeliverySecret && timingSafeEqual(given, config.redeliverySecret)) return json(...(await details(request)));
+    if (!cached || now() - cached.at > CACHE_MS) cached = { at: now(), ok: healthy(await database()) };
+    const relaySecret = request.headers.get(RELAY_HEADERS.secret)?.trim();
+    const relay = relaySecret ? { relay: config.relaySecret && timingSafeEqual(relaySecret, config.relaySecret) ? "recognised" : "refused" } : {};
+    return json(cached.ok ? 200 : 503, { status: cached.ok ? "ok" : "error", ...relay });
+  };
+
+  async function details(request: Request): Promise<[number, unknown]> {
+    const db = await database();
+    const ok = healthy(db);
+    const lastRunAt = "lastRunAt" in db ? db.lastRunAt : null;
+    return [
+      ok ? 200 : 503,
+      {
+        status: ok ? "ok" : "error",
+        production: config.production,
+        problems,
+        database: db.reachable
+          ? { reachable: true, ms: db.ms, connection: config.databaseConnection, poolMax: config.dbPoolMax }
+          : { reachable: false, connection: config.databaseConnection, error: db.error },
+        mail: {
+          transport: config.mail.transport,
+          configured: config.mail.transport !== "none",
+          ...(config.mail.transport === "none" ? { reason: config.mail.reason } : {}),
+          resendWebhook: config.mail.transport === "resend" ? Boolean(config.mail.webhookSecret) : undefined,
+          studioInboxUndeliverable: "inboxUndeliverable" in db ? db.inboxUndeliverable : null,
+        },
+        redelivery: {
+          lastRunAt: lastRunAt?.toISOString() ?? null,
+          secondsSinceLastRun: lastRunAt ? Math.round((now() - lastRunAt.getTime()) / 1000) : null,
+          // null: pg_cron is not installed where this database runs (the local one).
+          scheduled: "scheduled" in db ? db.scheduled : null,
+        },
+        deliveries: "counts" in db ? db.counts : null,
+        clientAddress: {
+          configured: config.clientAddress.header,
+          trustedHops: config.clientAddress.trustedHops,
+          configuredArrived: platformAddress(request, config.clientAddress) !== null,
+          // An enquiry came without it (production): per-sender limits fall back to one shared bucket.
+          missingOnEnquiries: clientHeaderMissing(),
+          arrived: await addressHeaderReport(request),
+        },
+      },
+    ];
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * The mailbox an address delivers to, as the confirmation rules count it (docs/decisions/017): the
+ * same person must not get a confirmation per spelling of their address. From an address the contract
+ * already normalised (ASCII domain, lowercase): the local part lowercased (providers treat it so), its
+ * "+tag" dropped, and for Gmail the dots that Gmail ignores and its second domain.
+ */
+const GMAIL = new Set(["gmail.com", "googlemail.com"]);
+
+export function mailboxOf(address: string): string {
+  const at = address.lastIndexOf("@");
+  let local = address.slice(0, at).toLowerCase();
+  let domain = address.slice(at + 1).toLowerCase();
+  local = local.split("+")[0] || local;
+  if (GMAIL.has(domain)) {
+    local = local.replaceAll(".", "");
+    domain = "gmail.com";
+  }
+  return `${local}@${domain}`;
+}

@@ -1,0 +1,124 @@
+/**
+ * Resend's webhook (POST /send-contact-email/resend-webhook): failures Resend reports after it
+ * accepted a mail. Resend accepts mail to an address that does not exist and says so later, so
+ * without this a wrong STUDIO_INBOX or a visitor's typo would be recorded as "sent" for good.
+ *
+ * Requests are signed as Svix signs them (Resend's documented scheme): HMAC-SHA256, keyed with the
+ * base64 part of RESEND_WEBHOOK_SECRET ("whsec_…"), over `${svix-id}.${svix-timestamp}.${body}`, sent
+ * as "v1,<base64>" entries in svix-signature; the timestamp must be within 5 minutes. Anything else is
+ * 401 and changes nothing. A bounce, complaint, failure or suppression marks its delivery dead (found
+ * by Resend's email id, or by the tags the mail was sent with), and for a bounce, complaint or
+ * suppression records the mailbox as undeliverable: no confirmation goes there again.
+ */
+import { readBody } from "../_shared/read-body.ts";
+import type { Config } from "./config.ts";
+import { base64Bytes, hmacSha256Base64, timingSafeEqual } from "./crypto.ts";
+import { json } from "./http.ts";
+import { errorText, maskAddresses } from "./log.ts";
+import { mailboxOf } from "./mailbox.ts";
+import type { DeliveryKind, ReportedFailure, Store } from "./store.ts";
+
+/** Webhook bodies are small; anything larger is not Resend's. */
+const MAX_WEBHOOK_BYTES = 64 * 1024;
+const TOLERANCE_SECONDS = 5 * 60;
+
+const FAILURES: Record<string, ReportedFailure["source"]> = {
+  "email.bounced": "bounced",
+  "email.complained": "complained",
+  "email.failed": "failed",
+  "email.suppressed": "suppressed",
+};
+
+type Event = {
+  type?: string;
+  data?: {
+    email_id?: string;
+    to?: string[] | string;
+    tags?: Record<string, string> | { name: string; value: string }[];
+    bounce?: { message?: string; type?: string; subType?: string };
+    failed?: { reason?: string };
+    suppressed?: { message?: string; type?: string };
+  };
+};
+
+/** Whether `body` carries a valid signature of `secret` ("whsec_…") at a time within the tolerance. */
+export async function verifySignature(secret: string, headers: Headers, body: string, nowSeconds = Date.now() / 1000): Promise<boolean> {
+  const id = headers.get("svix-id");
+  const timestamp = headers.get("svix-timestamp");
+  const signatures = headers.get("svix-signature");
+  if (!id || !timestamp || !signatures || !/^\d{1,12}$/.test(timestamp)) return false;
+  if (Math.abs(nowSeconds - Number(timestamp)) > TOLERANCE_SECONDS) return false;
+  let key: ArrayBuffer;
+  try {
+    key = base64Bytes(secret.replace(/^whsec_/, ""));
+  } catch {
+    return false;
+  }
+  const expected = await hmacSha256Base64(key, `${id}.${timestamp}.${body}`);
+  return signatures.split(" ").some((entry) => {
+    const [version, signature] = entry.split(",");
+    return version === "v1" && signature !== undefined && timingSafeEqual(signature, expected);
+  });
+}
+
+function tagsOf(event: Event): Record<string, string> {
+  const tags = event.data?.tags;
+  if (Array.isArray(tags)) return Object.fromEntries(tags.map(({ name, value }) => [name, value]));
+  return tags ?? {};
+}
+
+export function createResendWebhook({ config, store }: { config: Config; store: Store | undefined }) {
+  return async function resendWebhook(request: Request, line: Record<string, unknown>): Promise<Response> {
+    const secret = config.mail.transport === "resend" ? config.mail.webhookSecret : undefined;
+    if (!secret) {
+      line.outcome = "not-configured";
+      return json(404, { status: "error", message: "No Resend webhook is configured (RESEND_WEBHOOK_SECRET)." });
+    }
+    const body = await readBody(request, MAX_WEBHOOK_BYTES, config.bodyTimeoutMs);
+    if (typeof body === "string") {
+      line.outcome = body;
+      return json(body === "too-large" ? 413 : 408, { status: "error", message: "Not a Resend webhook." });
+    }
+    const text = new TextDecoder().decode(body);
+    if (!(await verifySignature(secret, request.headers, text))) {
+      line.outcome = "bad-signature";
+      line.level = "warn";
+      return json(401, { status: "error", message: "Invalid signature." });
+    }
+    let event: Event;
+    try {
+      event = JSON.parse(text) as Event;
+    } catch {
+      return json(400, { status: "error", message: "The body must be JSON." });
+    }
+    line.type = event.type;
+    const source = event.type ? FAILURES[event.type] : undefined;
+    if (!source) {
+      line.outcome = "ignored";
+      return json(200, { status: "ok", handled: false });
+    }
+    const tags = tagsOf(event);
+    const to = Array.isArray(event.data?.to) ? event.data?.to[0] : event.data?.to;
+    const details = event.data?.bounce ?? event.data?.suppressed ?? event.data?.failed;
+    const reason = maskAddresses(
+      `${event.type}: ${[details && "message" in details ? details.message : undefined, details && "reason" in details ? details.reason : undefined, details && "type" in details ? details.type : undefined, event.data?.bounce?.subType].filter(Boolean).join("; ") || "reported by Resend"}`,
+    );
+    if (!store) return json(503, { status: "error", message: "The database is not configured." });
+    try {
+      const kind = await store.recordReportedFailure({
+        providerId: event.data?.email_id,
+        enquiryId: /^[0-9a-f-]{36}$/i.test(tags.enquiry ?? "") ? tags.enquiry : undefined,
+        kind: tags.kind === "studio" || tags.kind === "confirmation" ? (tags.kind as DeliveryKind) : undefined,
+        mailbox: to && to.includes("@") ? mailboxOf(to.trim()) : undefined,
+        source,
+        reason,
+      });
+      // A bounce of the studio's own mail means STUDIO_INBOX is wrong: that is the owner's to fix now.
+      Object.assign(line, { outcome: "recorded", kind: kind ?? "unknown", level: kind === "studio" ? "error" : "warn" });
+      return json(200, { status: "ok", handled: Boolean(kind) });
+    } catch (error) {
+      line.error = errorText(error);
+      return json(503, { status: "error", message: "Could not record the event; Resend will send it again." });
+    }
+  };
+}

@@ -1,0 +1,335 @@
+// Delivery and redelivery: mail that fails waits and goes exactly once; nothing stays stuck or unseen
+// (a claim that expires, a failure the provider reports later); retries happen without a scheduler.
+import assert from "node:assert/strict";
+import { mailboxOf } from "../../supabase/functions/send-contact-email/mailbox.ts";
+import { signedWebhook, startResendStandIn } from "./resend-standin.ts";
+import {
+  attemptsAbout,
+  callRedeliver,
+  CLOSED_PORT,
+  db,
+  emailOf,
+  enquiry,
+  mailsAbout,
+  mailsTo,
+  makeDue,
+  PLATFORM_ENV,
+  REJECTED_DOMAIN,
+  rowsAbout,
+  setup,
+  STUDIO_INBOX,
+  test,
+  token,
+  URL_,
+  valid,
+} from "./support.ts";
+
+const MAX_ATTEMPTS = 10;
+
+test("with SMTP down the visitor gets 2xx, the delivery stays pending, and redelivery sends it exactly once", async () => {
+  const t = token();
+  {
+    await using down = setup({ SMTP_PORT: CLOSED_PORT });
+    const response = await down.handle(enquiry(valid(t)));
+    assert.equal(response.status, 200);
+    assert.equal((await response.json()).status, "ok");
+  }
+  const [row] = await rowsAbout(t);
+  assert.ok(row, "the enquiry is stored");
+  for (const delivery of row.deliveries) {
+    assert.equal(delivery.status, "pending");
+    assert.equal(delivery.attempts, 1);
+    assert.match(delivery.last_error, /ECONNREFUSED|connect/i);
+  }
+  assert.equal((await mailsAbout(t)).length, 0);
+
+  // The failed deliveries wait (backoff); let their time come.
+  await makeDue(t);
+  await using up = setup();
+  const [a, b] = await Promise.all([callRedeliver(up), callRedeliver(up)]);
+  const reports = await Promise.all([a.json(), b.json()]);
+  assert.deepEqual([a.status, b.status], [200, 200]);
+  assert.ok(reports.some((r) => r.stopped === "another-run"), "one run at a time: the second finds the lease taken");
+  const again = await (await callRedeliver(up)).json();
+  assert.equal(again.sent, 0, "nothing left to send");
+  assert.equal((await mailsAbout(t)).length, 2, "each mail exactly once");
+  const [after] = await rowsAbout(t);
+  assert.deepEqual(
+    after!.deliveries.map((d: { status: string }) => d.status),
+    ["sent", "sent"],
+  );
+});
+
+test("with the provider refusing, then silent, three scheduler calls each try one delivery and abandon none; once back, each mail goes exactly once", async () => {
+  const t = token();
+  const enquiries = 30; // 60 deliveries
+  {
+    await using down = setup({ SMTP_PORT: CLOSED_PORT }, { afterEnquiry: false });
+    for (let i = 0; i < enquiries; i++) assert.equal((await down.handle(enquiry({ ...valid(`${t}-${i}`), email: emailOf(`${t}-${i}`) }))).status, 200);
+  }
+  assert.deepEqual(
+    (await attemptsAbout(t)).map((d) => d.attempts),
+    Array(enquiries * 2).fill(1),
+  );
+  // Refusing (nothing listens), then silent (accepts and never answers): three calls each, as fast as they come.
+  const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  (async () => {
+    for await (const conn of silent) held.push(conn);
+  })();
+  await makeDue(t);
+  const before = (await attemptsAbout(t)).reduce((sum, d) => sum + d.attempts, 0);
+  for (const port of [CLOSED_PORT, String(silent.addr.port)]) {
+    await using failing = setup({ SMTP_PORT: port, MAIL_TIMEOUT_MS: "1000" });
+    for (let call = 0; call < 3; call++) {
+      const report = await (await callRedeliver(failing)).json();
+      assert.equal(report.stopped, "provider-failure", JSON.stringify(report));
+      assert.equal(report.failed, 1);
+      assert.equal(report.sent, 0);
+    }
+  }
+  silent.close();
+  held.forEach((conn) => conn.close());
+  const afterOutage = await attemptsAbout(t);
+  const tries = afterOutage.reduce((sum, d) => sum + d.attempts, 0) - before;
+  assert.ok(tries <= 6, `at most one try per call, got ${tries} in 6 calls`);
+  assert.ok(
+    afterOutage.every((d) => d.status === "pending"),
+    JSON.stringify(afterOutage),
+  );
+
+  // The provider is back: everything due goes out, each mail exactly once.
+  await makeDue(t);
+  await using up = setup();
+  for (let call = 0; call < 10 && (await attemptsAbout(t)).some((d) => d.status !== "sent"); call++) {
+    assert.equal((await callRedeliver(up)).status, 200);
+  }
+  assert.ok((await attemptsAbout(t)).every((d) => d.status === "sent"));
+  const mails = await mailsAbout(t);
+  assert.equal(mails.length, enquiries * 2, "each of the 60 mails exactly once");
+});
+
+test("a permanent refusal (no such recipient) is dead after one try: in the view, in the error log, in /redeliver's answer; the address gets no confirmation again", async () => {
+  await using fn = setup();
+  const t = token();
+  const nobody = `nobody-${t.toLowerCase()}@${REJECTED_DOMAIN}`;
+  const response = await fn.handle(enquiry({ ...valid(t), email: nobody }));
+  assert.equal(response.status, 200, "the enquiry itself is stored");
+  const deliveries = await attemptsAbout(t);
+  assert.deepEqual(deliveries.map((d) => [d.kind, d.status, d.attempts]).sort(), [["confirmation", "dead", 1], ["studio", "sent", 1]]);
+  const [dead] = await db`select * from private.undelivered_mail where project_title = ${valid(t).projectTitle}`;
+  assert.equal(dead!.kind, "confirmation");
+  assert.match(dead!.reason, /550|no such user/);
+  assert.doesNotMatch(dead!.reason, /nobody-/, "stored error texts carry no address");
+  const logged = fn.lines.find((l) => l.event === "delivery-dead");
+  assert.equal(logged?.level, "error");
+  assert.equal(logged?.permanent, true);
+  const report = await (await callRedeliver(fn)).json();
+  assert.ok(report.undeliveredTotal >= 1, JSON.stringify(report));
+  assert.equal((await attemptsAbout(t)).find((d) => d.status === "dead")!.attempts, 1, "never tried again");
+
+  const [recorded] = await db`select * from private.undeliverable where mailbox = ${mailboxOf(nobody)}`;
+  assert.equal(recorded!.source, "refused");
+  const later = token();
+  assert.equal((await fn.handle(enquiry({ ...valid(later), email: nobody }))).status, 200);
+  assert.deepEqual((await attemptsAbout(later)).map((d) => [d.kind, d.status]).sort(), [["confirmation", "suppressed"], ["studio", "sent"]]);
+});
+
+test("a delivery stuck in 'sending' whose claim expired: at the last attempt it ends dead and listed; with one attempt left it is retried and sent", async () => {
+  await using fn = setup({}, { afterEnquiry: false });
+  const last = token();
+  const spare = token();
+  for (const t of [last, spare]) assert.equal((await fn.handle(enquiry(valid(t)))).status, 200);
+  // The process died mid-send: status 'sending', the claim long expired.
+  await db`update contact_deliveries set status = 'sending', locked_until = now() - interval '10 minutes', attempts = ${MAX_ATTEMPTS}
+    where enquiry_id in (select id from contact_enquiries where project_title like ${"%" + last + "%"})`;
+  await db`update contact_deliveries set status = 'sending', locked_until = now() - interval '10 minutes', attempts = ${MAX_ATTEMPTS - 1}
+    where enquiry_id in (select id from contact_enquiries where project_title like ${"%" + spare + "%"})`;
+
+  const report = await (await callRedeliver(fn)).json();
+  assert.ok(report.dead >= 2, JSON.stringify(report));
+  const stuck = await attemptsAbout(last);
+  assert.deepEqual(
+    stuck.map((d) => d.status),
+    ["dead", "dead"],
+  );
+  assert.ok(stuck.every((d) => /claim expired/.test(d.last_error ?? "")), JSON.stringify(stuck));
+  const listed = await db`select reason from private.undelivered_mail where project_title = ${valid(last).projectTitle}`;
+  assert.equal(listed.length, 2);
+  const retried = await attemptsAbout(spare);
+  assert.deepEqual(
+    retried.map((d) => [d.status, d.attempts]),
+    [
+      ["sent", MAX_ATTEMPTS],
+      ["sent", MAX_ATTEMPTS],
+    ],
+  );
+  const counts = await db`select count(*)::int as n from contact_deliveries where status = 'sending' and locked_until < now()`;
+  assert.equal(counts[0]!.n, 0, "no delivery is left neither due, nor sent, nor dead");
+});
+
+test("with no scheduler at all: a mail that failed while SMTP was down is sent when the next enquiry arrives", async () => {
+  const first = token();
+  {
+    await using down = setup({ SMTP_PORT: CLOSED_PORT });
+    assert.equal((await down.handle(enquiry(valid(first)))).status, 200);
+  }
+  assert.deepEqual(
+    (await attemptsAbout(first)).map((d) => d.status),
+    ["pending", "pending"],
+  );
+  await makeDue(first);
+  // SMTP is back; nobody calls /redeliver. A visitor sends an enquiry.
+  await using up = setup();
+  const next = token();
+  assert.equal((await up.handle(enquiry(valid(next)))).status, 200);
+  assert.deepEqual(
+    (await attemptsAbout(first)).map((d) => d.status),
+    ["sent", "sent"],
+  );
+  assert.equal((await mailsAbout(first)).length, 2);
+  const [state] = await db`select last_run_at, last_report from private.redelivery_state`;
+  assert.equal(state!.last_report.trigger, "after-enquiry");
+});
+
+test("with no mail transport that can work (no Resend key), enquiries are still stored and their mail waits without spending attempts", async () => {
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "" });
+  assert.ok(fn.problems.some((p) => p.variable === "RESEND_API_KEY"));
+  const t = token();
+  assert.equal((await fn.handle(enquiry(valid(t)))).status, 200);
+  assert.deepEqual(
+    (await attemptsAbout(t)).map((d) => [d.status, d.attempts]),
+    [
+      ["pending", 0],
+      ["pending", 0],
+    ],
+  );
+  const report = await (await callRedeliver(fn)).json();
+  assert.equal(report.stopped, "no-mail-transport");
+});
+
+test("Resend: the message id is kept, the mail carries its enquiry and kind as tags, and a 409 for a reused key is permanent", async () => {
+  await using resend = startResendStandIn("re_test_key");
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url });
+  const t = token();
+  const response = await fn.handle(enquiry(valid(t)));
+  const { id } = await response.json();
+  const rows = await db`select kind, status, provider_id from contact_deliveries where enquiry_id = ${id} order by kind`;
+  assert.deepEqual(
+    rows.map((r) => r.status),
+    ["sent", "sent"],
+  );
+  for (const row of rows) {
+    const sent = resend.sent.find((s) => s.id === row.provider_id);
+    assert.ok(sent, `the stored id ${row.provider_id} is Resend's`);
+    assert.deepEqual(sent.body.tags, [
+      { name: "enquiry", value: id },
+      { name: "kind", value: row.kind },
+    ]);
+  }
+
+  const reused = token();
+  resend.failNext({ status: 409, name: "invalid_idempotent_request" }, { status: 409, name: "concurrent_idempotent_requests" });
+  assert.equal((await fn.handle(enquiry(valid(reused)))).status, 200);
+  const outcomes = (await attemptsAbout(reused)).map((d) => d.status).sort();
+  assert.deepEqual(outcomes, ["dead", "pending"], "invalid_idempotent_request is dead at once; concurrent_idempotent_requests waits");
+});
+
+test("Resend's webhook: a signed bounce makes the delivery dead and the mailbox undeliverable; a bad signature gets 401 and changes nothing", async () => {
+  await using resend = startResendStandIn("re_test_key");
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url });
+  const secret = PLATFORM_ENV.RESEND_WEBHOOK_SECRET!;
+  const t = token();
+  const { id } = await (await fn.handle(enquiry(valid(t)))).json();
+  const [confirmation] = await db`select provider_id from contact_deliveries where enquiry_id = ${id} and kind = 'confirmation'`;
+  const bounce = {
+    type: "email.bounced",
+    created_at: new Date().toISOString(),
+    data: { email_id: confirmation!.provider_id, to: [emailOf(t)], subject: "We received your enquiry", bounce: { message: "Mailbox does not exist", type: "Permanent", subType: "General" } },
+  };
+  const url = `${URL_}/resend-webhook`;
+
+  // Tampered with, unsigned, signed with another secret, or too old: 401, nothing changes.
+  const tampered = await signedWebhook(url, secret, bounce);
+  const forged = new Request(tampered.url, { method: "POST", headers: tampered.headers, body: JSON.stringify({ ...bounce, type: "email.complained" }) });
+  const unsigned = new Request(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(bounce) });
+  const otherSecret = await signedWebhook(url, `whsec_${btoa("another-secret-entirely-0123456789")}`, bounce);
+  const stale = await signedWebhook(url, secret, bounce, Math.floor(Date.now() / 1000) - 3600);
+  for (const request of [forged, unsigned, otherSecret, stale]) assert.equal((await fn.handle(request)).status, 401);
+  assert.deepEqual(
+    (await attemptsAbout(t)).map((d) => d.status),
+    ["sent", "sent"],
+  );
+
+  const accepted = await fn.handle(await signedWebhook(url, secret, bounce));
+  assert.equal(accepted.status, 200);
+  assert.deepEqual(await accepted.json(), { status: "ok", handled: true });
+  const after = await attemptsAbout(t);
+  assert.deepEqual(after.map((d) => [d.kind, d.status]).sort(), [["confirmation", "dead"], ["studio", "sent"]]);
+  assert.match(after.find((d) => d.kind === "confirmation")!.last_error!, /email\.bounced: Mailbox does not exist/);
+  const [recorded] = await db`select source from private.undeliverable where mailbox = ${mailboxOf(emailOf(t))}`;
+  assert.equal(recorded!.source, "bounced");
+
+  // The bounced mailbox gets no confirmation again; the studio still hears of the enquiry.
+  const again = token();
+  assert.equal((await fn.handle(enquiry({ ...valid(again), email: emailOf(t).replace("@", "+x@") }))).status, 200);
+  assert.deepEqual((await attemptsAbout(again)).map((d) => [d.kind, d.status]).sort(), [["confirmation", "suppressed"], ["studio", "sent"]]);
+});
+
+test("Resend's webhook for the studio's own mail flags STUDIO_INBOX in /health at error level", async () => {
+  await using resend = startResendStandIn("re_test_key");
+  const inbox = `studio-${token().toLowerCase()}@studio.test`;
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url, STUDIO_INBOX: inbox });
+  const t = token();
+  const { id } = await (await fn.handle(enquiry(valid(t)))).json();
+  const event = { type: "email.bounced", data: { to: [inbox], tags: { enquiry: id, kind: "studio" }, bounce: { message: "No such mailbox" } } };
+  assert.equal((await fn.handle(await signedWebhook(`${URL_}/resend-webhook`, PLATFORM_ENV.RESEND_WEBHOOK_SECRET!, event))).status, 200);
+  assert.ok(fn.lines.some((l) => l.kind === "studio" && l.level === "error"));
+  const health = await fn.handle(new Request(`${URL_}/health`, { headers: { "x-redelivery-secret": PLATFORM_ENV.REDELIVERY_SECRET! } }));
+  assert.equal(health.status, 503);
+  assert.equal((await health.json()).mail.studioInboxUndeliverable, true);
+});
+
+test("the digest: oldest first, the same key for the same enquiries, and a failed one does not stop the other retries", async () => {
+  const t = token();
+  await db`delete from contact_rate_limits where bucket = 'global'`;
+  {
+    await using flood = setup({ RATE_LIMIT_GLOBAL: "1" }, { afterEnquiry: false });
+    for (let i = 0; i < 4; i++) assert.equal((await flood.handle(enquiry({ ...valid(`${t}-${i}`), email: emailOf(`${t}-${i}`) }))).status, 200);
+  }
+  // A mail of another enquiry is due for a retry at the same time.
+  const retry = token();
+  {
+    await using down = setup({ SMTP_PORT: CLOSED_PORT }, { afterEnquiry: true });
+    assert.equal((await down.handle(enquiry(valid(retry)))).status, 200);
+  }
+  await makeDue(retry);
+  await using resend = startResendStandIn("re_test_key");
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url, RATE_LIMIT_GLOBAL: "1000" });
+  resend.failNext({ status: 500, name: "internal_server_error" });
+  const failed = await (await callRedeliver(fn)).json();
+  assert.equal(failed.digested, 0);
+  assert.ok(failed.sent >= 1, `the other retries went on: ${JSON.stringify(failed)}`);
+  assert.deepEqual(
+    (await attemptsAbout(retry)).map((d) => d.status),
+    ["sent", "sent"],
+  );
+
+  const digested = await (await callRedeliver(fn)).json();
+  assert.ok(digested.digested >= 3, JSON.stringify(digested));
+  const digest = resend.sent.find((s) => String(s.body.subject).includes("held during a busy period") && String(s.body.text).includes(t))!;
+  assert.ok(digest, "the digest went out");
+  const order = [0, 1, 2, 3].map((i) => String(digest.body.text).indexOf(`Debut EP ${t}-${i}`)).filter((at) => at >= 0);
+  assert.deepEqual(order, [...order].sort((a, b) => a - b), "oldest first");
+  assert.match(digest.key!, /^digest:[0-9a-f]{64}$/);
+  await db`delete from contact_rate_limits where bucket = 'global'`;
+});
+
+test("studio mail goes to the studio and a confirmation to the visitor, both from MAIL_FROM", async () => {
+  await using fn = setup();
+  const t = token();
+  await fn.handle(enquiry(valid(t)));
+  const [studio] = await mailsTo(STUDIO_INBOX).then((all) => all.filter((m) => m.text.includes(t)));
+  assert.ok(studio);
+  assert.equal((await mailsTo(emailOf(t))).length, 1);
+});

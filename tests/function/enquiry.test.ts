@@ -1,0 +1,255 @@
+// The enquiry flow of send-contact-email: what is stored and mailed, what is refused and why, and
+// that every door is exact. Against the real PostgreSQL and SMTP catcher of the local platform.
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { ENQUIRY_HEADERS, MAX_BODY_BYTES } from "../../supabase/functions/_shared/contact-message.ts";
+import {
+  db,
+  emailOf,
+  enquiry,
+  mailsAbout,
+  mailsTo,
+  ORIGIN,
+  rowsAbout,
+  setup,
+  STUDIO_INBOX,
+  test,
+  token,
+  URL_,
+  valid,
+} from "./support.ts";
+
+test("stores one row and mails the studio and the visitor with the entered texts", async () => {
+  await using fn = setup();
+  const t = token();
+  const response = await fn.handle(enquiry(valid(t)));
+  const body = await response.json();
+  assert.equal(response.status, 200);
+  assert.equal(body.status, "ok");
+  assert.equal(response.headers.get("access-control-allow-origin"), ORIGIN);
+
+  const rows = await rowsAbout(t);
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0]!.id, body.id);
+  assert.equal(rows[0]!.name, "Ada Lovelace");
+  assert.equal(rows[0]!.project_details, `Four songs ${t}`);
+  assert.notEqual(rows[0]!.client_hash, "", "the client is stored only as a hash");
+  assert.deepEqual(
+    rows[0]!.deliveries.map((d: { status: string }) => d.status),
+    ["sent", "sent"],
+  );
+
+  const mails = await mailsAbout(t);
+  assert.equal(mails.length, 2);
+  const studio = mails.find((m) => m.to === STUDIO_INBOX)!;
+  assert.equal(studio.replyTo, emailOf(t));
+  assert.equal(studio.subject, `New enquiry: Debut EP ${t}`);
+  assert.match(studio.text, new RegExp(`Four songs ${t}`));
+  assert.match(studio.html, /Ada Lovelace/);
+  const confirmation = mails.find((m) => m.to === emailOf(t))!;
+  assert.match(confirmation.text, /Hi Ada Lovelace,/);
+  assert.match(confirmation.text, /We'll get back to you within 24 hours\./);
+  assert.doesNotMatch(confirmation.text, /Four songs/, "free-text details never go to the visitor's address");
+});
+
+test("answers over real HTTP with Deno.serve, as supabase-js calls it", async () => {
+  await using fn = setup();
+  const t = token();
+  await using server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, fn.handle);
+  const response = await fetch(`http://127.0.0.1:${server.addr.port}/functions/v1/send-contact-email`, enquiry(valid(t)));
+  assert.equal(response.status, 200);
+  assert.equal((await response.json()).status, "ok");
+  assert.equal((await rowsAbout(t)).length, 1);
+  assert.equal((await mailsAbout(t)).length, 2);
+});
+
+const badInputs: [string, (t: string) => Request, number][] = [
+  ["a missing name", (t) => enquiry({ ...valid(t), name: "  " }), 422],
+  ["a missing email", (t) => enquiry({ ...valid(t), email: undefined }), 422],
+  ["a missing project title", (t) => enquiry({ ...valid(t), projectTitle: "", projectDetails: t }), 422],
+  ["a malformed email", (t) => enquiry({ ...valid(t), email: "ada@" }), 422],
+  ["a name over 100 characters", (t) => enquiry({ ...valid(t), name: "x".repeat(101) }), 422],
+  ["details over 5000 characters", (t) => enquiry({ ...valid(t), projectDetails: "x".repeat(5001) }), 422],
+  ["a line break in the name (header injection)", (t) => enquiry({ ...valid(t), name: "Ada\r\nBcc: victim@example.com" }), 422],
+  ["a line break in the email (header injection)", (t) => enquiry({ ...valid(t), email: "ada@example.com\nBcc: v@example.com" }), 422],
+  ["a line break in the project title", (t) => enquiry({ ...valid(t), projectTitle: `EP ${t}\r\nX-Spam: 1` }), 422],
+  ["an encoded word as the address's local part", (t) => enquiry({ ...valid(t), email: "=?UTF-8?Q?x=0D=0ABcc=3A_y=40evil=2Eexample?=@example.com" }), 422],
+  ["a field that is not text", (t) => enquiry({ ...valid(t), name: ["Ada"] }), 422],
+  ["a body that is not JSON", (t) => enquiry(`name=Ada&title=${t}`), 400],
+  ["a body that is not declared as JSON", (t) => enquiry(JSON.stringify(valid(t)), { "content-type": "text/plain" }), 415],
+  ["JSON declared in another charset", (t) => enquiry(JSON.stringify(valid(t)), { "content-type": "application/json; charset=latin1" }), 415],
+  ["a body over the size cap", (t) => enquiry({ ...valid(t), padding: "x".repeat(MAX_BODY_BYTES) }), 413],
+  ["the wrong method", () => new Request(URL_, { method: "PUT", headers: { origin: ORIGIN } }), 405],
+  ["a malformed idempotency key", (t) => enquiry(valid(t), { [ENQUIRY_HEADERS.idempotencyKey]: "not-a-uuid" }), 400],
+  ["a form filled faster than a person can", (t) => enquiry(valid(t), { [ENQUIRY_HEADERS.fillMs]: "200" }), 400],
+  ["no fill time at all", (t) => enquiry(valid(t), { [ENQUIRY_HEADERS.fillMs]: "" }), 400],
+  ["a fill time in hex (0x5dc is 1500)", (t) => enquiry(valid(t), { [ENQUIRY_HEADERS.fillMs]: "0x5dc" }), 400],
+  ["a fill time with an exponent", (t) => enquiry(valid(t), { [ENQUIRY_HEADERS.fillMs]: "5e3" }), 400],
+  ["a fill time with a fraction or sign", (t) => enquiry(valid(t), { [ENQUIRY_HEADERS.fillMs]: "+5000.5" }), 400],
+  ["an origin that is not the site's", (t) => enquiry(valid(t), { origin: "https://evil.example" }), 403],
+];
+
+for (const [what, request, status] of badInputs) {
+  test(`refuses ${what} with ${status}, storing and sending nothing`, async () => {
+    await using fn = setup();
+    const t = token();
+    const response = await fn.handle(request(t));
+    assert.equal(response.status, status);
+    const body = await response.json();
+    assert.ok(["invalid", "error", "too-fast"].includes(body.status), JSON.stringify(body));
+    assert.equal(response.headers.get("access-control-allow-methods"), "POST, OPTIONS", "CORS headers on errors too");
+    assert.equal((await rowsAbout(t)).length, 0);
+    assert.equal((await mailsAbout(t)).length, 0);
+  });
+}
+
+test("refuses a body that is not UTF-8 with 400 and stores nothing (never U+FFFD)", async () => {
+  await using fn = setup();
+  const t = token();
+  const bytes = new TextEncoder().encode(JSON.stringify({ ...valid(t), name: "Ada XX" }));
+  bytes.set([0xff, 0xfe], bytes.indexOf("X".charCodeAt(0)));
+  const response = await fn.handle(enquiry(bytes));
+  assert.equal(response.status, 400);
+  assert.equal((await response.json()).message, "The request body must be UTF-8.");
+  assert.equal((await rowsAbout(t)).length, 0);
+});
+
+test("names each invalid field in the answer", async () => {
+  await using fn = setup();
+  const response = await fn.handle(enquiry({ name: "", email: "nope", projectTitle: "" }));
+  const body = await response.json();
+  assert.equal(body.status, "invalid");
+  assert.deepEqual(Object.keys(body.fieldErrors).sort(), ["email", "name", "projectTitle"]);
+  assert.equal(body.fieldErrors.name, "Name is required.");
+});
+
+test("ignores unknown fields", async () => {
+  await using fn = setup();
+  const t = token();
+  const response = await fn.handle(enquiry({ ...valid(t), role: "admin", id: "x" }));
+  assert.equal(response.status, 200);
+  assert.equal((await rowsAbout(t)).length, 1);
+});
+
+test("any honeypot value gets the silent success a bot gets: nothing stored or sent", async () => {
+  await using fn = setup();
+  await fc.assert(
+    fc.asyncProperty(fc.string({ minLength: 1, maxLength: 40, unit: "binary" }), async (trap) => {
+      // What a header can carry: the browser sends "1"; a script may send any Latin-1 text.
+      const value = [...trap].map((c) => (c.charCodeAt(0) > 0xff || c === "\r" || c === "\n" || c === "\0" ? "x" : c)).join("").trim() || "x";
+      const t = token();
+      const response = await fn.handle(enquiry(valid(t), { [ENQUIRY_HEADERS.trap]: value }));
+      assert.equal(response.status, 200);
+      assert.equal((await response.json()).status, "ok");
+      assert.equal((await rowsAbout(t)).length, 0);
+    }),
+    { numRuns: 25 },
+  );
+});
+
+test("<script> and HTML from the visitor arrive escaped in the HTML mails", async () => {
+  await using fn = setup();
+  const t = token();
+  const response = await fn.handle(
+    enquiry({ name: `<img src=x onerror=alert(1)>`, email: emailOf(t), projectTitle: `<b>${t}</b>`, projectDetails: `<script>alert("${t}")</script>` }),
+  );
+  assert.equal(response.status, 200);
+  const [studio] = await mailsAbout(t);
+  const [confirmation] = await mailsTo(emailOf(t));
+  for (const mail of [studio!, confirmation!]) assert.doesNotMatch(mail.html, /<script|<img|<b>/i);
+  assert.match(studio!.html, /&lt;script&gt;alert\(&quot;/);
+  assert.match(studio!.html, /&lt;img src=x/);
+  assert.match(confirmation!.text, /Hi there,/, "markup is never repeated to the visitor's address");
+});
+
+test("the same idempotency key twice stores one row, sends one pair of mails and answers the same", async () => {
+  await using fn = setup();
+  const t = token();
+  const key = crypto.randomUUID();
+  const [first, second] = await Promise.all([
+    fn.handle(enquiry(valid(t), { [ENQUIRY_HEADERS.idempotencyKey]: key })),
+    fn.handle(enquiry(valid(t), { [ENQUIRY_HEADERS.idempotencyKey]: key })),
+  ]);
+  const third = await fn.handle(enquiry(valid(t), { [ENQUIRY_HEADERS.idempotencyKey]: key }));
+  const bodies = await Promise.all([first, second, third].map((r) => r.json()));
+  assert.deepEqual([first.status, second.status, third.status], [200, 200, 200]);
+  assert.equal(new Set(bodies.map((b) => b.id)).size, 1);
+  assert.equal((await rowsAbout(t)).length, 1);
+  assert.equal((await mailsAbout(t)).length, 2);
+});
+
+test("the same idempotency key with another message gets 409 with a clear message, and the first message is kept", async () => {
+  await using fn = setup();
+  const t = token();
+  const key = crypto.randomUUID();
+  assert.equal((await fn.handle(enquiry(valid(t), { [ENQUIRY_HEADERS.idempotencyKey]: key }))).status, 200);
+  const other = await fn.handle(enquiry({ ...valid(t), projectDetails: "something else entirely" }, { [ENQUIRY_HEADERS.idempotencyKey]: key }));
+  assert.equal(other.status, 409);
+  const body = await other.json();
+  assert.equal(body.code, "idempotency-conflict");
+  assert.match(body.message, /already used for a different enquiry/);
+  const rows = await rowsAbout(t);
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0]!.project_details, `Four songs ${t}`);
+});
+
+test("answers before the mails are sent, and sends them afterwards", async () => {
+  await using fn = setup();
+  const t = token();
+  const response = await fn.handler(enquiry(valid(t)));
+  assert.equal(response.status, 200);
+  assert.equal(fn.background.length, 1, "the mails are background work");
+  await Promise.all(fn.background.splice(0));
+  assert.equal((await mailsAbout(t)).length, 2);
+});
+
+test("logs one structured line per request without personal data", async () => {
+  await using fn = setup();
+  const t = token();
+  await fn.handle(enquiry(valid(t)));
+  const requestLines = fn.lines.filter((l) => "status" in l && "method" in l);
+  assert.equal(requestLines.length, 1);
+  const line = JSON.stringify(fn.lines);
+  assert.match(line, /"status":200/);
+  assert.doesNotMatch(line, /Ada|ada-|Debut EP|2001:db8/);
+});
+
+test("answers only on its own paths: others are 404, a request target naming another host is 400", async () => {
+  await using fn = setup();
+  for (const path of ["/evil/send-contact-email", "/functions/v1/send-contact-email/", "/functions/v1/other/send-contact-email", "/send-contact-email/x", "/"]) {
+    const t = token();
+    const response = await fn.handle(new Request(`http://localhost${path}`, enquiry(valid(t))));
+    assert.equal(response.status, 404, path);
+    assert.equal((await rowsAbout(t)).length, 0, path);
+  }
+  for (const path of ["/send-contact-email", "/functions/v1/send-contact-email"]) {
+    const t = token();
+    assert.equal((await fn.handle(new Request(`http://localhost${path}`, enquiry(valid(t))))).status, 200, path);
+  }
+  const t = token();
+  const elsewhere = new Request("http://other.example/functions/v1/send-contact-email", enquiry(valid(t)));
+  elsewhere.headers.set("host", "localhost");
+  assert.equal((await fn.handle(elsewhere)).status, 400);
+  assert.equal((await rowsAbout(t)).length, 0);
+});
+
+test("any body, any headers: a row is stored only when the answer is 200", async () => {
+  await using fn = setup({}, { afterEnquiry: false });
+  const field = fc.oneof(fc.string({ maxLength: 30 }), fc.constant(undefined), fc.integer(), fc.constant(null));
+  const bodies = fc.oneof(
+    fc.record({ name: field, email: fc.oneof(fc.emailAddress(), fc.string({ maxLength: 20 })), projectTitle: field, projectDetails: field }),
+    fc.string({ maxLength: 60 }),
+    fc.jsonValue({ maxDepth: 2 }),
+  );
+  await fc.assert(
+    fc.asyncProperty(bodies, fc.constantFrom("application/json", "text/plain", "application/json; charset=utf-16"), fc.constantFrom("5000", "1", "x", "0x10"), async (body, type, fill) => {
+      const t = token();
+      const payload = typeof body === "object" && body !== null && !Array.isArray(body) && "name" in body ? { ...body, projectTitle: `${String(body.projectTitle ?? "")} ${t}` } : body;
+      const response = await fn.handle(enquiry(typeof payload === "string" ? payload : JSON.stringify(payload), { "content-type": type, [ENQUIRY_HEADERS.fillMs]: fill }));
+      const stored = (await db`select count(*)::int as n from contact_enquiries where project_title like ${"%" + t}`)[0]!.n;
+      assert.ok(response.status === 200 || stored === 0, `${response.status} stored ${stored}`);
+      assert.ok(response.status < 500, `never 5xx: ${response.status}`);
+    }),
+    { numRuns: 60 },
+  );
+});

@@ -1,0 +1,255 @@
+// Security and permissions: what the anon key can reach (nothing), who may call which route, the
+// relay between the site and the function, and that nothing a visitor writes reaches a mail header or
+// a stranger's inbox as anything but plain, visible text.
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { normalizeEmail, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
+import { confirmationText, headerText, studioNotification, visitorConfirmation } from "../../supabase/functions/send-contact-email/emails.ts";
+import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
+import {
+  allMail,
+  db,
+  emailOf,
+  enquiry,
+  mailsTo,
+  ORIGIN,
+  rawHeader,
+  RELAY_SECRET,
+  rowsAbout,
+  setup,
+  STUDIO_INBOX,
+  test,
+  token,
+  URL_,
+  valid,
+} from "./support.ts";
+
+test("as role anon, reading or writing enquiries is refused", async () => {
+  for (const role of ["anon", "authenticated"]) {
+    await assert.rejects(
+      db.begin(async (tx) => {
+        await tx.unsafe(`set local role ${role}`);
+        await tx`select * from contact_enquiries limit 1`;
+      }),
+      /permission denied/,
+    );
+    await assert.rejects(
+      db.begin(async (tx) => {
+        await tx.unsafe(`set local role ${role}`);
+        await tx`insert into contact_enquiries (idempotency_key, name, email, project_title, client_hash)
+          values (gen_random_uuid(), 'x', 'x@x.x', 'x', 'x')`;
+      }),
+      /permission denied/,
+    );
+    for (const what of ["private.undeliverable", "private.undelivered_mail", "private.redelivery_state", "contact_rate_limits"]) {
+      await assert.rejects(
+        db.begin(async (tx) => {
+          await tx.unsafe(`set local role ${role}`);
+          await tx.unsafe(`select * from ${what} limit 1`);
+        }),
+        /permission denied/,
+        `${role} reads ${what}`,
+      );
+    }
+    await assert.rejects(
+      db.begin(async (tx) => {
+        await tx.unsafe(`set local role ${role}`);
+        await tx`select private.apply_retention('1 day', '1 day', 10)`;
+      }),
+      /permission denied/,
+    );
+  }
+  const [rls] = await db`select bool_and(relrowsecurity) as on from pg_class where relname in ('contact_enquiries', 'contact_deliveries', 'contact_rate_limits')`;
+  assert.equal(rls!.on, true);
+});
+
+test("answers the CORS preflight for the site's origin only", async () => {
+  await using fn = setup();
+  const preflight = (origin: string) => fn.handle(new Request(URL_, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST" } }));
+  const ok = await preflight(ORIGIN);
+  assert.equal(ok.status, 204);
+  assert.equal(ok.headers.get("access-control-allow-origin"), ORIGIN);
+  assert.match(ok.headers.get("access-control-allow-headers")!, /idempotency-key/);
+  assert.match(ok.headers.get("access-control-allow-headers")!, /x-client-info/);
+  const other = await preflight("https://evil.example");
+  assert.equal(other.headers.get("access-control-allow-origin"), null);
+});
+
+test("redelivery refuses a caller without the secret", async () => {
+  await using fn = setup();
+  for (const given of ["guess", "", `${RELAY_SECRET}`]) {
+    const response = await fn.handle(new Request(`${URL_}/redeliver`, { method: "POST", headers: { [REDELIVERY_SECRET_HEADER]: given } }));
+    assert.equal(response.status, 401);
+  }
+});
+
+test("a relay secret the function does not recognise (different, or unset there) is refused loudly: 401 relay-refused, an error logged, nothing stored, never 'too fast'", async () => {
+  for (const env of [{}, { ENQUIRY_RELAY_SECRET: "" }] as Record<string, string>[]) {
+    await using fn = setup(env);
+    const t = token();
+    const request = enquiry(valid(t), { [RELAY_HEADERS.secret]: "the-site-has-another-secret-0123456789", [RELAY_HEADERS.client]: "198.51.100.9" });
+    request.headers.delete("x-form-fill-ms");
+    const response = await fn.handle(request);
+    assert.equal(response.status, 401);
+    const body = await response.json();
+    assert.equal(body.code, "relay-refused");
+    assert.notEqual(body.status, "too-fast");
+    assert.ok(fn.lines.some((l) => l.event === "relay-secret-mismatch" && l.level === "error"));
+    assert.equal((await rowsAbout(t)).length, 0);
+  }
+  // The same secret with stray white space, as a paste leaves it: both sides trim, it is recognised.
+  await using fn = setup({ ENQUIRY_RELAY_SECRET: `  ${RELAY_SECRET}\n` });
+  const t = token();
+  const request = enquiry(valid(t), { [RELAY_HEADERS.secret]: RELAY_SECRET, [RELAY_HEADERS.client]: "198.51.100.10" });
+  request.headers.delete("x-form-fill-ms");
+  assert.equal((await fn.handle(request)).status, 200);
+});
+
+test("any Unicode in every field never reaches a header raw: no line break, control, bidi, invisible or tag character, no encoded word", () => {
+  const invisible = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u180E]/u;
+  const tricky = fc.constantFrom("\u202E", "\u2066", "\u200B", "\u00AD", "\u{E0041}", "\uFEFF", "=?", "?=", "=?UTF-8?Q?x=0D=0ABcc:_a@b.c?=", "\u3164", "\r\n", "\u0000");
+  const text = fc.array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 4 }), fc.string({ unit: "binary", maxLength: 4 }), tricky), { maxLength: 12 }).map((parts) => parts.join(""));
+  fc.assert(
+    fc.property(text, text, text, (name, projectTitle, projectDetails) => {
+      const message = { name, email: "ada@example.com", projectTitle, projectDetails };
+      const studio = studioNotification(message, { studioInbox: STUDIO_INBOX, enquiryId: crypto.randomUUID() });
+      const confirmation = visitorConfirmation(message, { studioName: "Test Studio", studioInbox: STUDIO_INBOX });
+      for (const mail of [studio, confirmation]) {
+        for (const header of [mail.subject, mail.to, mail.replyTo ?? ""]) {
+          // The word joiner (U+2060) is ours: it breaks an encoded word the visitor typed.
+          assert.doesNotMatch(header.replaceAll("\u2060", ""), invisible, JSON.stringify(header));
+          assert.doesNotMatch(header, /=\?[^?\u2060]*\?[bq]\?/i);
+        }
+      }
+      assert.equal(headerText(projectTitle).includes("\n"), false);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+for (const [what, title] of [
+  ["an RFC 2047 encoded word", "=?utf-8?Q?Hi=0D=0ABcc:_victim@example.com?="],
+  ["a base64 encoded word", "=?UTF-8?B?SGkNCkJjYzogdmljdGltQGV4YW1wbGUuY29t?="],
+  ["an unclosed encoded word", "EP =?utf-8?q?half"],
+  ["bidi overrides and isolates", "EP \u202Egnp.exe\u202C \u2066x\u2069"],
+  ["zero-width and tag characters", "E\u200BP\u{E0041}\u{E0042}"],
+] as const) {
+  test(`a project title holding ${what} reaches the Subject on one line, visible characters only, with no extra recipient`, async () => {
+    await using fn = setup();
+    const t = token();
+    assert.equal((await fn.handle(enquiry({ ...valid(t), projectTitle: `${title} ${t}` }))).status, 200);
+    const studio = (await allMail()).find((m) => m.text.includes(t) && m.to === STUDIO_INBOX)!;
+    assert.ok(studio, "the studio mail arrived");
+    const visible = title.replace(/[\p{Cf}]/gu, "");
+    assert.equal(studio.subject.replaceAll("\u2060", ""), `New enquiry: ${visible} ${t}`);
+    assert.doesNotMatch(studio.subject, /[\r\n\u202A-\u202E\u2066-\u2069\u200B]/);
+    assert.deepEqual(studio.envelope.to, [STUDIO_INBOX]);
+    assert.equal(studio.headers.bcc, undefined);
+  });
+}
+
+test("the confirmation repeats only plain words: anything that could read as a link or an address is replaced", async () => {
+  for (const obfuscated of [
+    "Visit https://spam.example/x",
+    "Cheap pills at spam.example",
+    "spam .com",
+    "spam。com",
+    "ｓｐａｍ．ｃｏｍ",
+    "spam dot com",
+    "spam(.)com",
+    "1.2.3.4/login",
+    "call me: spam@evil",
+    "spam\u2024com",
+    "www spam com",
+    "hxxp spam",
+  ]) {
+    assert.equal(confirmationText(obfuscated, 60, "your project"), "your project", obfuscated);
+  }
+  for (const plain of ["Debut EP", "Zoë's Demo (Vol 2)", "東京 Sessions", "Rock & Roll!"]) assert.equal(confirmationText(plain, 60, "your project"), plain);
+
+  await using fn = setup();
+  const t = token();
+  const email = `links-${t.toLowerCase()}@example.com`;
+  await fn.handle(enquiry({ name: `Visit https://spam.example/${t}`, email, projectTitle: `Cheap pills at spam。example ${t}`, projectDetails: "x" }));
+  const [confirmation] = await mailsTo(email);
+  assert.ok(confirmation);
+  assert.doesNotMatch(confirmation.text + confirmation.html, /spam|https?:/);
+  assert.match(confirmation.text, /Hi there,/);
+  assert.match(confirmation.text, /about "your project"/);
+  const long = `long-${t.toLowerCase()}@example.com`;
+  await fn.handle(enquiry({ name: "A".repeat(90), email: long, projectTitle: `${"T".repeat(150)} ${t}`, projectDetails: "" }));
+  const [shortened] = await mailsTo(long);
+  assert.match(shortened!.text, new RegExp(`Hi ${"A".repeat(39)}…,`));
+});
+
+test("any address is refused, or stored and sent in its ASCII form (IDN as punycode, Unicode normalised)", async () => {
+  await using fn = setup();
+  const domains = ["bücher.example", "ｅxample.com", "exa\u00ADmple.com", "xn--bcher-kva.example", "EXAMPLE.com", "例え.テスト", "ex ample.com", "exa_mple.com"];
+  const locals = ["ada", "Ada.L", "a+b", "=?x?=", "a..b", "ädä", "a\u200Bb"];
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...locals), fc.constantFrom(...domains), async (local, domain) => {
+      const t = token();
+      const typed = `${local}-${t.toLowerCase()}@${domain}`;
+      const response = await fn.handle(enquiry({ ...valid(t), email: typed }));
+      const rows = await rowsAbout(t);
+      if (normalizeEmail(typed) === null) {
+        assert.equal(response.status, 422, typed);
+        assert.equal(rows.length, 0);
+        return;
+      }
+      assert.equal(response.status, 200, typed);
+      const stored = rows[0]!.email as string;
+      assert.equal(stored, normalizeEmail(typed));
+      assert.match(stored, /^[\x21-\x7e]+$/, "ASCII");
+      const studio = (await allMail()).find((m) => m.to === STUDIO_INBOX && m.text.includes(t))!;
+      assert.equal(rawHeader(studio, "Reply-To"), stored, "the Reply-To on the wire is the ASCII address");
+      assert.ok(studio.text.includes(stored));
+    }),
+    { numRuns: 30 },
+  );
+});
+
+test("the studio sees an internationalised domain's Unicode form beside its ASCII one, with a warning when it mixes scripts", async () => {
+  await using fn = setup();
+  const t = token();
+  // "pаypal" with a Cyrillic "а".
+  await fn.handle(enquiry({ ...valid(t), email: `ada-${t.toLowerCase()}@p\u0430ypal.example` }));
+  const studio = (await allMail()).find((m) => m.to === STUDIO_INBOX && m.text.includes(t))!;
+  assert.match(studio.text, /Email: ada-[^ ]+@xn--pypal-4ve\.example \(ada-[^ ]+@pаypal\.example; warning: its domain mixes scripts/);
+  const plain = token();
+  await fn.handle(enquiry(valid(plain)));
+  const ordinary = (await allMail()).find((m) => m.to === STUDIO_INBOX && m.text.includes(plain))!;
+  assert.match(ordinary.text, new RegExp(`Email: ${emailOf(plain)}\\n`), "no Unicode form where the two are the same");
+});
+
+test("retention: enquiries past the period, rate rows past their window and old error texts are removed by a redelivery run", async () => {
+  await using fn = setup({ RETENTION_DAYS: "30", ERROR_TEXT_RETENTION_DAYS: "7" }, { afterEnquiry: false });
+  const t = token();
+  assert.equal((await fn.handle(enquiry(valid(`${t}-old`)))).status, 200);
+  assert.equal((await fn.handle(enquiry(valid(`${t}-new`)))).status, 200);
+  await db`update contact_enquiries set created_at = now() - interval '31 days' where project_title = ${`Debut EP ${t}-old`}`;
+  await db`update contact_deliveries set last_error = 'old error', sent_at = now() - interval '8 days', status = 'sent'
+    where enquiry_id in (select id from contact_enquiries where project_title = ${`Debut EP ${t}-new`})`;
+  await db`insert into contact_rate_limits (bucket, window_start, hits) values (${`client:${t}`}, now() - interval '3 days', 1)`;
+  const report = await (await fn.handle(new Request(`${URL_}/redeliver`, { method: "POST", headers: { [REDELIVERY_SECRET_HEADER]: fn.config.redeliverySecret! } }))).json();
+  assert.ok(report.retention.enquiries >= 1, JSON.stringify(report));
+  assert.equal((await rowsAbout(`${t}-old`)).length, 0);
+  assert.equal((await rowsAbout(`${t}-new`)).length, 1);
+  const deliveries = await db`select last_error from contact_deliveries where enquiry_id in (select id from contact_enquiries where project_title = ${`Debut EP ${t}-new`})`;
+  assert.ok(deliveries.every((d) => d.last_error === null));
+  assert.equal((await db`select 1 from contact_rate_limits where bucket = ${`client:${t}`}`).length, 0);
+});
+
+test("logs mask addresses that a provider's error echoes", async () => {
+  const { defaultLog, maskAddresses } = await import("../../supabase/functions/send-contact-email/log.ts");
+  assert.equal(maskAddresses("550 5.1.1 <ada@example.com>: no such user"), "550 5.1.1 <<address>>: no such user");
+  const lines: string[] = [];
+  const original = console.error;
+  console.error = (text: string) => void lines.push(text);
+  try {
+    defaultLog({ level: "error", event: "delivery-dead", reason: "RCPT TO:<victim@example.org> refused" });
+  } finally {
+    console.error = original;
+  }
+  assert.doesNotMatch(lines.join(""), /victim@/);
+});
