@@ -173,6 +173,7 @@ export function describeProblems(problems: readonly ConfigProblem[]): string {
 }
 
 let cached: SiteConfig | undefined;
+let cachedWarnings: ConfigProblem[] = [];
 
 /**
  * Reads and checks the configuration when the server starts. Fatal problems end the process with
@@ -189,7 +190,13 @@ export function startupConfig(env: Env = process.env): SiteConfig {
     console.warn(`The site runs with local values (LOCAL_STACK=1); in a deployment these would be refused:\n${describeProblems(warnings)}`);
   }
   cached = config;
+  cachedWarnings = warnings;
   return config;
+}
+
+/** The variables that hold local values (LOCAL_STACK=1 only), for /healthz. */
+export function localValues(): string[] {
+  return cachedWarnings.map((w) => w.variable);
 }
 
 /** The configuration read at start (for routes and the document pipeline). */

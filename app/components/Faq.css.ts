@@ -35,6 +35,12 @@ export const trigger = style({
   selectors: { "&:focus-visible": { outline: `3px solid ${vars.color.focus}`, outlineOffset: "2px" } },
 });
 
+/**
+ * The question's text: an <h3> in the native <summary>, a <span> in the Radix trigger (which sits in
+ * its own <h3>). It takes the trigger's type, so both are the same box.
+ */
+export const question = style({ margin: 0, font: "inherit", letterSpacing: "inherit", lineHeight: "inherit" });
+
 /** The native <summary>: no disclosure triangle of the browser's own (the chevron shows the state). */
 export const summary = style({
   listStyle: "none",

@@ -1,4 +1,4 @@
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { equipment, gallery, navigation, packages, services } from "~/content";
 import { Equipment } from "./Equipment";
@@ -40,11 +40,12 @@ describe("page sections", () => {
     expect(container.querySelectorAll('source[type="image/avif"]')).toHaveLength(6);
   });
 
-  it("once mounted, the FAQ is an accordion with all twelve items closed", () => {
+  it("once mounted and left alone, the FAQ becomes the Radix accordion with all twelve items closed, each question a heading", async () => {
     render(<Faq />);
-    const triggers = screen.getAllByRole("button");
-    expect(triggers).toHaveLength(12);
-    for (const trigger of triggers) expect(trigger).toHaveAttribute("aria-expanded", "false");
+    expect(screen.getAllByRole("heading", { level: 3 })).toHaveLength(12);
+    await waitFor(() => expect(screen.getAllByRole("button")).toHaveLength(12));
+    for (const trigger of screen.getAllByRole("button")) expect(trigger).toHaveAttribute("aria-expanded", "false");
+    expect(screen.getAllByRole("heading", { level: 3 })).toHaveLength(12);
   });
 
   it("the footer names the studio", () => {

@@ -24,8 +24,8 @@ describe("deferred hydration (server half)", () => {
     expect(html).toContain(`<script type="${DEFERRED_TYPES.module}" async="">import * as route0`);
   });
 
-  it("adds the loader once, at the end of the body", () => {
-    const loaders = [...html.matchAll(/<script>\(function hydrateOnIntent/g)];
+  it("adds the input tracker and the loader once, at the end of the body", () => {
+    const loaders = [...html.matchAll(/<script>\(function trackInput[^<]*\(function hydrateOnIntent/g)];
     expect(loaders).toHaveLength(1);
     expect(html.endsWith("</script></body></html>")).toBe(true);
     expect(html).toContain('"pointerdown"');

@@ -6,6 +6,7 @@
  * visitor's first intent is added at the end of the body.
  */
 import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntentSource } from "./hydrate-on-intent";
+import { trackInputSource } from "./input-state";
 
 const MODULE_PRELOAD = /<link rel="modulepreload"/g;
 const CONTEXT = /<script>window\.__remixContext = /g;
@@ -21,6 +22,6 @@ export function deferHydration(html: string): string {
     .replace(CONTEXT, `<script type="${DEFERRED_TYPES.script}">window.__remixContext = `)
     .replace(BOOTSTRAP, `<script type="${DEFERRED_TYPES.module}"`);
   const end = inert.lastIndexOf("</body>");
-  // The loader, like every inline script, is allowed by its hash (csp.server.ts).
-  return `${inert.slice(0, end)}<script>${hydrateOnIntentSource()}</script>${inert.slice(end)}`;
+  // The input tracker and the loader, like every inline script, are allowed by their hash (csp.server.ts).
+  return `${inert.slice(0, end)}<script>${trackInputSource()}${hydrateOnIntentSource()}</script>${inert.slice(end)}`;
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntent, INTENT_EVENTS } from "./hydrate-on-intent";
+import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntent, INTENT_ATTRIBUTE, INTENT_EVENTS } from "./hydrate-on-intent";
 
 describe("deferred hydration (browser half)", () => {
   afterEach(() => {
@@ -10,25 +10,33 @@ describe("deferred hydration (browser half)", () => {
   function page() {
     document.body.innerHTML =
       `<link ${DEFERRED_REL}="modulepreload" href="/build/a.js"><link ${DEFERRED_REL}="modulepreload" href="/build/b.js">` +
+      `<p id="text">Text</p><details id="faq"><summary>Q</summary>A</details>` +
+      `<form ${INTENT_ATTRIBUTE}><input id="name"></form>` +
       `<script type="${DEFERRED_TYPES.script}">window.__remixContext = {};</script>` +
       `<script type="${DEFERRED_TYPES.module}">import("/build/a.js");</script>`;
     const appended: HTMLScriptElement[] = [];
     const append = vi.spyOn(document.head, "append").mockImplementation((...nodes) => void appended.push(...(nodes as HTMLScriptElement[])));
-    hydrateOnIntent(INTENT_EVENTS, DEFERRED_REL, DEFERRED_TYPES);
+    hydrateOnIntent(INTENT_EVENTS, INTENT_ATTRIBUTE, DEFERRED_REL, DEFERRED_TYPES);
     return { appended, append };
   }
+  const fire = (id: string, type: string) => document.getElementById(id)!.dispatchEvent(new Event(type, { bubbles: true }));
 
-  it("does nothing until the visitor shows intent", () => {
+  it("does nothing until the visitor heads for the form: not for scrolling, reading, the menu or the FAQ", () => {
     const { appended } = page();
+    for (const type of ["scroll", "wheel", "pointermove"]) window.dispatchEvent(new Event(type));
+    for (const type of INTENT_EVENTS) {
+      fire("text", type);
+      fire("faq", type);
+    }
     expect(document.querySelectorAll(`link[${DEFERRED_REL}]`)).toHaveLength(2);
     expect(document.querySelectorAll('link[rel="modulepreload"]')).toHaveLength(0);
     expect(appended).toHaveLength(0);
   });
 
-  it("on the first intent, restores the preloads and runs the context, then the bootstrap module, once", () => {
+  it("on the first intent in the form, restores the preloads and runs the context, then the bootstrap module, once", () => {
     const { appended } = page();
-    window.dispatchEvent(new Event("pointermove"));
-    window.dispatchEvent(new Event("keydown"));
+    fire("name", "focusin");
+    fire("name", "keydown");
     expect([...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((l) => l.getAttribute("href"))).toEqual(["/build/a.js", "/build/b.js"]);
     expect(document.querySelectorAll(`link[${DEFERRED_REL}]`)).toHaveLength(0);
     expect(appended.map((s) => [s.type, s.textContent])).toEqual([
@@ -39,10 +47,10 @@ describe("deferred hydration (browser half)", () => {
     expect([...document.querySelectorAll("body script")].map((s) => s.getAttribute("type"))).toEqual([null, "module"]);
   });
 
-  for (const event of ["touchstart", "focusin", "scroll", "wheel", "pointerdown", "click", "input"]) {
-    it(`counts ${event} as intent`, () => {
+  for (const event of INTENT_EVENTS) {
+    it(`counts ${event} in the form as intent`, () => {
       const { appended } = page();
-      window.dispatchEvent(new Event(event));
+      fire("name", event);
       expect(appended).toHaveLength(2);
     });
   }

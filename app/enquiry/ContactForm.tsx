@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { PublicEnv } from "~/config.types";
 import { contactForm, fill, toasts } from "~/content";
+import { INTENT_ATTRIBUTE } from "~/document/hydrate-on-intent";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
 import { preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
@@ -78,7 +79,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   };
 
   useEffect(() => {
-    // The page hydrates when the visitor heads for this form (decision 016): often a focus in it.
+    // The page hydrates when the visitor starts on this form (decision 016): usually a focus in it.
     if (formRef.current?.contains(document.activeElement)) warmUp();
     // Without JavaScript the action's field errors arrive with the page: put focus on the first one.
     if (outcome?.status === "invalid") focusField(firstInvalidField(outcome.fieldErrors));
@@ -168,7 +169,17 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   };
 
   return (
-    <form ref={formRef} method="post" action="/?index#contact" className={styles.form} onSubmit={onSubmit} onFocus={warmUp} aria-busy={sending}>
+    <form
+      ref={formRef}
+      method="post"
+      action="/?index#contact"
+      className={styles.form}
+      onSubmit={onSubmit}
+      onFocus={warmUp}
+      aria-busy={sending}
+      // The page's scripts load when the visitor starts on this form, and only then (decision 016).
+      {...{ [INTENT_ATTRIBUTE]: "" }}
+    >
       {outcome ? <OutcomeNotice outcome={outcome} studioEmail={studioEmail} /> : null}
       {inline ? (
         <div className={styles.notice[inline.tone]} data-inline-tone={inline.tone}>

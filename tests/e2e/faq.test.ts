@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, Route } from "@playwright/test";
 import { faq } from "../../app/content";
-import { expect, isHydrated, test } from "./fixtures";
+import { expect, isHydrated, isSettled, startHydration, test } from "./fixtures";
 
 const question = (page: Page, i: number) => page.locator(`#faq-${i + 1}-question`);
 const answer = (page: Page, i: number) => page.getByText(faq[i]!.answer);
@@ -68,6 +68,19 @@ test.describe("FAQ before and through hydration", () => {
     void consoleErrors;
   });
 
+  test("every question is a level-3 heading before, through and after hydration", async ({ page, consoleErrors }) => {
+    const modules = await holdModules(page);
+    await page.goto("/");
+    const headings = () => page.locator("#faq").getByRole("heading", { level: 3 }).allTextContents();
+    expect(await headings()).toEqual(faq.map((f) => f.question));
+    await startHydration(page);
+    expect(await headings()).toEqual(faq.map((f) => f.question));
+    await modules.release();
+    await expect.poll(() => isSettled(page)).toBe(true);
+    expect(await headings()).toEqual(faq.map((f) => f.question));
+    void consoleErrors;
+  });
+
   test("hydration keeps the item the visitor opened and the focused question, and moves nothing", async ({ page, consoleErrors }) => {
     const modules = await holdModules(page);
     await page.goto("/");
@@ -78,9 +91,9 @@ test.describe("FAQ before and through hydration", () => {
     const itemTops = () => page.locator("#faq [id$=-question]").evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
     const topsBefore = await itemTops();
 
+    await startHydration(page);
     await modules.release();
-    await expect.poll(() => isHydrated(page)).toBe(true);
-    await expect(page.locator("#faq [data-orientation]").first()).toBeAttached();
+    await expect.poll(() => isSettled(page)).toBe(true);
     await expect(question(page, 4)).toHaveAttribute("aria-expanded", "true");
     await expect(question(page, 4)).toBeFocused();
     await expect(answer(page, 4)).toBeVisible();
@@ -99,9 +112,9 @@ test.describe("FAQ before and through hydration", () => {
     await question(page, 0).click();
     const before = await new AxeBuilder({ page }).include("#faq").withTags(WCAG).analyze();
     expect(before.violations.map((v) => v.id)).toEqual([]);
+    await startHydration(page);
     await modules.release();
-    await expect.poll(() => isHydrated(page)).toBe(true);
-    await expect(page.locator("#faq [data-orientation]").first()).toBeAttached();
+    await expect.poll(() => isSettled(page)).toBe(true);
     const after = await new AxeBuilder({ page }).include("#faq").withTags(WCAG).analyze();
     expect(after.violations.map((v) => v.id)).toEqual([]);
     void consoleErrors;
@@ -130,7 +143,8 @@ test.describe("a visitor on a slow phone", () => {
       for (let run = 0; run < RUNS; run++) {
         await page.goto(`/?run=${run}${anchor}`, { waitUntil: "load" });
         await page.mouse.wheel(0, 600);
-        await expect.poll(() => isHydrated(page), { timeout: 15_000 }).toBe(true);
+        await startHydration(page);
+        await expect.poll(() => isSettled(page), { timeout: 15_000 }).toBe(true);
         await page.waitForTimeout(300);
         await page.mouse.wheel(0, 900);
         await page.waitForTimeout(300);
@@ -146,8 +160,8 @@ test.describe("a visitor on a slow phone", () => {
       await page.goto(`/?run=${run}#faq`, { waitUntil: "load" });
       await question(page, 2).tap();
       await expect(answer(page, 2)).toBeVisible();
-      await expect.poll(() => isHydrated(page), { timeout: 15_000 }).toBe(true);
-      await expect(page.locator("#faq [data-orientation]").first()).toBeAttached();
+      await startHydration(page);
+      await expect.poll(() => isSettled(page), { timeout: 15_000 }).toBe(true);
       await expect(answer(page, 2)).toBeVisible();
       expect(await openAnswers(page)).toBe(1);
       // After hydration, the next tap moves the open item.

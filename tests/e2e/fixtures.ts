@@ -84,13 +84,21 @@ export function isHydrated(page: Page) {
 }
 
 /**
- * The visitor shows intent (a pointer moves; the home page hydrates on the first intent, decision
- * 008), then this waits until React has hydrated the page, so handlers are attached.
+ * The visitor starts on the booking form, which is what makes the home page hydrate (decision 016):
+ * focus entering the form, sent as an event so that focus and scrolling stay where they are.
  */
+export async function startHydration(page: Page) {
+  await page.evaluate(() => document.querySelector("[data-hydrate-on-intent]")!.dispatchEvent(new FocusEvent("focusin", { bubbles: true })));
+}
+
+/** Hydrated, and the FAQ taken over by the Radix accordion (it waits for a moment nobody touches it). */
+export async function isSettled(page: Page) {
+  return (await isHydrated(page)) && (await page.locator("#faq [data-orientation]").count()) > 0;
+}
+
+/** Starts hydration (startHydration), then waits until React has hydrated the page and the FAQ is Radix's. */
 export async function hydrated(page: Page) {
-  await page.mouse.move(4, 4);
-  await page.mouse.move(8, 8);
+  await startHydration(page);
   await page.waitForFunction(() => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true);
-  // The FAQ switches to the accordion in an effect after hydration.
-  await page.waitForSelector("[data-orientation] [data-state=closed]", { state: "attached" });
+  await page.waitForSelector("#faq [data-orientation] [data-state=closed]", { state: "attached" });
 }

@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { INPUT_STATE_GLOBAL } from "~/document/input-state";
+import { whenUntouched } from "./when-untouched";
+
+describe("whenUntouched: a moment when no tap or key press is under way", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    delete (window as unknown as Record<string, unknown>)[INPUT_STATE_GLOBAL];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const fire = (type: string, init: PointerEventInit & KeyboardEventInit = {}) =>
+    window.dispatchEvent(type.startsWith("key") ? new KeyboardEvent(type, { code: "Space", ...init }) : new PointerEvent(type, { pointerId: 1, ...init }));
+
+  it("runs once when nothing happens", async () => {
+    const callback = vi.fn();
+    whenUntouched(callback);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it("waits while a finger is down, even one that went down before it was asked, and until its click has settled", async () => {
+    const callback = vi.fn();
+    whenUntouched(() => undefined); // the tracker is running, as the page's inline script starts it
+    await vi.advanceTimersByTimeAsync(3000);
+    fire("pointerdown");
+    whenUntouched(callback);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(callback).not.toHaveBeenCalled();
+    fire("pointerup");
+    window.dispatchEvent(new MouseEvent("click"));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(callback).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it("waits while a key is down (Space activates on keyup)", async () => {
+    const callback = vi.fn();
+    whenUntouched(() => undefined);
+    await vi.advanceTimersByTimeAsync(3000);
+    fire("keydown");
+    whenUntouched(callback);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(callback).not.toHaveBeenCalled();
+    fire("keyup");
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it("can be cancelled", async () => {
+    const callback = vi.fn();
+    const cancel = whenUntouched(callback);
+    cancel();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(callback).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * No input is lost or doubled at any moment of hydration (issue 19, decision 016). On a phone profile
+ * slowed 4× and 8×, the visitor starts on the form (which starts hydration) and then, at a moment
+ * drawn at random across the whole window from that start to the FAQ's take-over by Radix (measured
+ * first on this machine, plus a margin), taps an FAQ question, the menu, Book Now, types into a field
+ * or sends the form. A finger stays down between 40 and 400 ms, as people's taps do: an element that
+ * is replaced while it is down loses the tap. Each must act exactly once, whatever the moment: the
+ * answer open (one answer), the menu open, the contact section reached, every character typed once,
+ * one enquiry stored.
+ */
+import type { Page } from "@playwright/test";
+import fc from "fast-check";
+import { faq, toasts } from "../../app/content";
+import { expect, isSettled, startHydration, test } from "./fixtures";
+
+const CONTROLS = ["faq", "menu", "book-now", "field", "submit"] as const;
+type Control = (typeof CONTROLS)[number];
+// Narrow them to look at one case: HYDRATION_WINDOW_RUNS=40 HYDRATION_WINDOW_CONTROLS=faq npx playwright test hydration-window
+const RUNS_PER_PROFILE = Number(process.env.HYDRATION_WINDOW_RUNS ?? 12);
+const SWEPT = (process.env.HYDRATION_WINDOW_CONTROLS?.split(",") as Control[] | undefined) ?? CONTROLS;
+
+test.describe("input across the hydration window, on a slow phone", () => {
+  test.skip(({ viewport }) => (viewport?.width ?? 0) > 400, "phones: the 360 px project");
+  test.setTimeout(240_000);
+
+  for (const cpu of [4, 8]) {
+    test(`CPU ×${cpu}: a tap on the FAQ, the menu or Book Now, typing and sending each act exactly once, at any moment`, async ({ browser, stack, baseURL }) => {
+      let visit = 0;
+      /** A fresh phone tab on the page, slowed; hydration starts at t = 0 (the visitor starts on the form). */
+      const open = async (hash = "") => {
+        const context = await browser.newContext({ viewport: { width: 360, height: 780 }, hasTouch: true, isMobile: true, baseURL });
+        const page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpu });
+        await page.goto(`/?visit=${cpu}-${visit++}${hash}`, { waitUntil: "load" });
+        await stillness(page);
+        return { page, context };
+      };
+
+      // The window on this machine: from the start of hydration to the FAQ's take-over.
+      const calibration = await open("#faq");
+      const started = Date.now();
+      await startHydration(calibration.page);
+      await expect.poll(() => isSettled(calibration.page), { timeout: 30_000, intervals: [20] }).toBe(true);
+      const windowMs = Date.now() - started;
+      await calibration.context.close();
+      test.info().annotations.push({ type: "hydration window", description: `CPU ×${cpu}: ${windowMs} ms` });
+
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...SWEPT), fc.integer({ min: 0, max: Math.round(windowMs * 1.2) }), fc.integer({ min: 40, max: 400 }), async (control, atMs, holdMs) => {
+          const { page, context } = await open(control === "faq" ? "#faq" : "");
+          try {
+            await act(page, control, atMs, holdMs, stack.db);
+          } finally {
+            await context.close();
+          }
+        }),
+        { numRuns: RUNS_PER_PROFILE, endOnFailure: true },
+      );
+    });
+  }
+});
+
+let sent = 0;
+
+/**
+ * A finger on the middle of what `selector` shows now, for `holdMs`, then lifted (the browser makes
+ * the click, if any). The point is on the screen: whatever element is there when the finger lifts gets it.
+ */
+async function tap(page: Page, selector: string, holdMs: number) {
+  // Aim as a person does: at the element where it is on screen now (scrolled into view first if it is not).
+  let point: { x: number; y: number } | null = null;
+  for (let attempt = 0; attempt < 20 && !point; attempt++) {
+    point = await page.evaluate((s) => {
+      const element = document.querySelector(s)!;
+      const box = element.getBoundingClientRect();
+      if (box.top < 80 || box.bottom > innerHeight - 20) {
+        element.scrollIntoView({ block: "center", behavior: "instant" });
+        return null;
+      }
+      const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      const hit = document.elementFromPoint(at.x, at.y);
+      return hit && (element.contains(hit) || hit.contains(element)) ? at : null;
+    }, selector);
+    if (!point) await page.waitForTimeout(50);
+  }
+  if (!point) throw new Error(`could not aim at ${selector}`);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point] });
+  await page.waitForTimeout(holdMs);
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await cdp.detach();
+}
+
+/** Resolves once the page stands still (a landing on /#faq scrolls there smoothly first). */
+function stillness(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let last = scrollY;
+        let still = 0;
+        const started = performance.now();
+        const check = () => {
+          still = scrollY === last ? still + 1 : 0;
+          last = scrollY;
+          if (still >= 6 || performance.now() - started > 5000) resolve();
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+}
+
+/** Starts hydration, does `control` `atMs` later, waits until everything has settled, checks the outcome. */
+async function act(page: Page, control: Control, atMs: number, holdMs: number, db: import("postgres").Sql) {
+  const title = `Window ${Date.now().toString(36)}-${sent++}`;
+  if (control === "submit") {
+    // Filling the form is what starts hydration for this visitor: it is t = 0.
+    const form = page.locator("#contact form");
+    await form.getByLabel("Name").fill("Grace Hopper");
+    await form.getByLabel("Email").fill(`grace-${title.replaceAll(" ", "-").toLowerCase()}@example.com`);
+    await form.getByLabel("Project Title").fill(title);
+  } else {
+    await startHydration(page);
+  }
+  await page.waitForTimeout(atMs);
+  const where = `${control} at ${atMs} ms, held ${holdMs} ms`;
+  switch (control) {
+    case "faq": {
+      await tap(page, "#faq-3-question", holdMs);
+      await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+      await expect(page.getByText(faq[2]!.answer), where).toBeVisible();
+      await expect(page.locator("#faq-3-question"), where).toHaveAttribute("aria-expanded", "true");
+      expect(await page.locator("#faq [aria-expanded=true]").count(), where).toBe(1);
+      break;
+    }
+    case "menu": {
+      await tap(page, "header summary", holdMs);
+      await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+      await expect(page.locator("header details"), where).toHaveAttribute("open", "");
+      break;
+    }
+    case "book-now": {
+      await tap(page, "header a[href='#contact']", holdMs);
+      await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+      await expect(page, where).toHaveURL(/#contact$/);
+      await expect
+        .poll(() => page.locator("#contact h2").evaluate((el) => el.getBoundingClientRect().top), { message: where })
+        .toBeLessThan(200);
+      break;
+    }
+    case "field": {
+      const field = page.locator("#contact form").getByLabel("Project Title");
+      await tap(page, "#contact form [name=projectTitle]", holdMs);
+      await page.keyboard.type("Debut EP", { delay: 40 });
+      await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+      await expect(field, where).toHaveValue("Debut EP");
+      break;
+    }
+    case "submit": {
+      await tap(page, "#contact form button[type=submit]", holdMs);
+      // Sent once, by whichever door was there at that moment: the browser's (a toast) or the form's post (a notice).
+      await expect(page.locator("[data-tone=success], #contact [role=status]").first(), where).toContainText(toasts.success.title);
+      await expect.poll(async () => (await db`select id from contact_enquiries where project_title = ${title}`).length, { message: where }).toBe(1);
+      await page.waitForTimeout(300);
+      expect(await db`select id from contact_enquiries where project_title = ${title}`, where).toHaveLength(1);
+      break;
+    }
+  }
+}
