@@ -1,10 +1,9 @@
 import * as Accordion from "@radix-ui/react-accordion";
-import { useEffect, useRef, useState } from "react";
-import { flushSync } from "react-dom";
+import { startTransition, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { faq, faqSection } from "~/content";
+import { whenUntouched } from "~/hydration/when-untouched";
 import * as styles from "./Faq.css";
 import { Section } from "./Section";
-import { whenUntouched } from "./when-untouched";
 
 /** The name that makes the native `<details>` elements one exclusive accordion (one open at a time). */
 const GROUP = "faq";
@@ -22,31 +21,53 @@ const Chevron = () => (
   </svg>
 );
 
+// React 18 warns about layout effects on the server, where there is nothing to lay out anyway.
+const useBeforePaint = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
 /**
  * The spec's accordion (one item open at a time; the open one closes again) from the first byte.
  * The server renders it as native `<details name="faq">`, each question an `<h3>` in its `<summary>`:
  * it works with JavaScript off and before the page hydrates, by mouse, touch and keyboard, and screen
  * readers move through the questions by heading. Once React runs, the Radix accordion takes over, but
- * only at a moment when no tap, click or key press is under way in the FAQ (`whenUntouched`), in one
- * task: an input lands wholly on the native accordion or wholly on Radix's, never on an element
- * replaced under the finger. It starts from the state the visitor left (the open item; the focused
- * question keeps focus), in the same boxes with the same styles, so nothing moves (decisions 011, 016).
+ * only at a moment when no tap, click or key press is under way (`whenUntouched`), and in a transition:
+ * React renders it in slices, so a tap or key meanwhile is handled at once (by the native accordion,
+ * still on screen). Before the browser paints the Radix accordion, it takes the state the visitor left
+ * at that very moment (the open item; the focused question keeps focus), in the same boxes with the
+ * same styles, so nothing moves and no tap is lost (decisions 011, 016).
  */
 export function Faq() {
   // null: still the native accordion (server render, hydration, and until the take-over).
   const [open, setOpen] = useState<string | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
+  // What the native accordion shows right now, and which question has focus: kept up to date while
+  // the take-over renders, and applied before the Radix accordion is painted.
+  const live = useRef({ open: "", focused: "", applied: false });
 
   useEffect(() => {
     const list = listRef.current;
     if (!list) return;
-    return whenUntouched(() => {
-      const opened = list.querySelector<HTMLElement>("details[open]")?.dataset.value ?? "";
-      const focused = document.activeElement instanceof HTMLElement && list.contains(document.activeElement) ? document.activeElement.id : "";
-      flushSync(() => setOpen(opened));
-      if (focused) document.getElementById(focused)?.focus();
-    });
+    const readOpen = () => (live.current.open = list.querySelector<HTMLElement>("details[open]")?.dataset.value ?? "");
+    const readFocus = () => (live.current.focused = document.activeElement instanceof HTMLElement && list.contains(document.activeElement) ? document.activeElement.id : "");
+    readOpen();
+    readFocus();
+    const observer = new MutationObserver(readOpen);
+    observer.observe(list, { subtree: true, attributes: true, attributeFilter: ["open"] });
+    list.addEventListener("focusin", readFocus);
+    list.addEventListener("focusout", () => setTimeout(readFocus));
+    const cancel = whenUntouched(() => startTransition(() => setOpen(live.current.open)));
+    return () => {
+      cancel();
+      observer.disconnect();
+    };
   }, []);
+
+  // The Radix accordion is committed: before paint, the latest native state, and focus where it was.
+  useBeforePaint(() => {
+    if (open === null || live.current.applied) return;
+    live.current.applied = true;
+    if (live.current.open !== open) setOpen(live.current.open);
+    if (live.current.focused) document.getElementById(live.current.focused)?.focus();
+  }, [open]);
 
   return (
     <Section name="faq" heading={faqSection.heading}>

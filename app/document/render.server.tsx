@@ -12,10 +12,10 @@ import type { EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { config } from "~/config.server";
+import { deferHydration } from "~/hydration/deferred-hydration.server";
 import { CriticalCssProvider } from "./critical-css";
 import { criticalCss } from "./critical-css.server";
 import { inlineScriptHashes } from "./csp.server";
-import { deferHydration } from "./deferred-hydration.server";
 import { documentHandle } from "./handle";
 import { documentHeaders } from "./headers.server";
 

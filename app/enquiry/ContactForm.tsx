@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { PublicEnv } from "~/config.types";
 import { contactForm, fill, toasts } from "~/content";
-import { INTENT_ATTRIBUTE } from "~/document/hydrate-on-intent";
+import { INTENT_ATTRIBUTE } from "~/hydration/hydrate-on-intent";
+import { whenUntouched } from "~/hydration/when-untouched";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
 import { preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
@@ -68,9 +69,19 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   // of the same values reuses it (the function stores it once), edited values after a failure get
   // a new one, and a success renews it.
   const attempt = useRef({ key: "", values: "" });
+  // supabase-js and the toast code, fetched and run before the visitor sends, but not while they
+  // type: at the first pause (a second without a key or tap), so evaluating them never delays a keystroke.
+  const warmedUp = useRef(false);
   const warmUp = () => {
-    preloadToasts();
-    void preloadSupabase(publicEnv).catch(() => undefined);
+    if (warmedUp.current) return;
+    warmedUp.current = true;
+    whenUntouched(
+      () => {
+        preloadToasts();
+        void preloadSupabase(publicEnv).catch(() => undefined);
+      },
+      { settleMs: 1000 },
+    );
   };
 
   const fieldsOf = (form: HTMLFormElement) => CONTACT_FIELDS.map((f) => form.elements.namedItem(f) as HTMLInputElement | HTMLTextAreaElement);

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
+import { Suspense } from "react";
 import { Equipment } from "~/components/Equipment";
 import { Faq } from "~/components/Faq";
 import { Footer } from "~/components/Footer";
@@ -41,21 +42,38 @@ export default function Index() {
   const outcome = useActionData<typeof action>();
   if (!root) return null;
   const { studio, publicEnv } = root;
+  // Each part of the page hydrates on its own (React's selective hydration): the part a visitor
+  // touches first is hydrated first, and a key or tap there never waits for the whole page (decision 016).
   return (
     <>
       <a href="#main" className={skipLink}>
         Skip to content
       </a>
-      <Header studioName={studio.name} />
+      <Part>
+        <Header studioName={studio.name} />
+      </Part>
       <main id="main">
-        <Hero studioName={studio.name} />
-        <Services />
-        <Equipment />
-        <Gallery />
-        <ContactSection studio={studio} publicEnv={publicEnv} outcome={outcome} />
-        <Faq />
+        <Part>
+          <Hero studioName={studio.name} />
+          <Services />
+          <Equipment />
+          <Gallery />
+        </Part>
+        <Part>
+          <ContactSection studio={studio} publicEnv={publicEnv} outcome={outcome} />
+        </Part>
+        <Part>
+          <Faq />
+        </Part>
       </main>
-      <Footer studioName={studio.name} email={studio.email} />
+      <Part>
+        <Footer studioName={studio.name} email={studio.email} />
+      </Part>
     </>
   );
+}
+
+/** A unit of hydration: nothing here suspends, so there is no fallback to show. */
+function Part({ children }: { children: React.ReactNode }) {
+  return <Suspense fallback={null}>{children}</Suspense>;
 }

@@ -1,11 +1,16 @@
-// A visitor on a mid-range phone, as Lighthouse never is: 360 px, touch, CPU slowed 4× and a slow 4G
-// network (150 ms RTT, 1.6 Mbit/s down), who lands, scrolls and taps. web-vitals (injected) reports
-// LCP, CLS and INP; the Event Timing API gives the first tap's input-to-next-paint. Five runs of each
-// scenario, medians printed:
-//   /        land, scroll to the FAQ with the finger, tap the third question
-//   /#faq    land on the anchor from a shared link, wait, tap the third question
-//   /#faq, tap at once   the same, tapping as soon as the page has loaded (before hydration can finish)
-// Used by `npm run bench` (the "visitor" rows); alone: `node scripts/measure/visitor.mjs [runs]`.
+// A visitor on a mid-range phone, side by side with the same page as plain HTML (issue 19). 360 px,
+// touch, CPU slowed 4× and a slow 4G network (150 ms RTT, 1.6 Mbit/s down). Each scenario runs against
+// the page as served and against the same page with the site's own scripts taken out (its inline
+// scripts and module preloads removed from the HTML, its /build/ scripts blocked), interleaved, 5 runs
+// of each; the tables give medians. web-vitals (injected into both) reports INP and CLS; the Long
+// Animation Frames API counts frames over 50 ms while the finger scrolls.
+//   (a) scroll, then tap   land on /, scroll to the FAQ a screen at a time, tap the third question
+//   (b) /#faq, first tap   land on /#faq from a shared link, tap the third question
+//   (c) menu, Book Now     land on /, open the menu, close it, tap Book Now
+//   (d) type in the form   land on /#contact, tap the name field, type a name
+// Target: each INP within ×1.25 (+16 ms) of plain HTML, no frame over 50 ms while scrolling, and the
+// tapped answer shown in every run. Used by `npm run bench` (the "visitor" rows); alone:
+//   node scripts/measure/visitor.mjs [runs]
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, devices } from "@playwright/test";
@@ -18,76 +23,158 @@ const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 
 const TAPPED = 3;
 
 const collect = `
-  window.__vitals = { cls: 0, lcp: 0, inp: 0, taps: [] };
+  window.__vitals = { cls: 0, inp: 0, longFrames: [] , scrolling: [] };
   webVitals.onCLS((m) => (window.__vitals.cls = m.value), { reportAllChanges: true });
-  webVitals.onLCP((m) => (window.__vitals.lcp = m.value), { reportAllChanges: true });
   webVitals.onINP((m) => (window.__vitals.inp = m.value), { reportAllChanges: true, durationThreshold: 0 });
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.interactionId) window.__vitals.taps.push(e.duration);
-  }).observe({ type: "event", durationThreshold: 16, buffered: true });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.duration > 50) window.__vitals.longFrames.push([e.startTime, e.duration]);
+    }).observe({ type: "long-animation-frame", buffered: true });
+  } catch {}
 `;
 
-/** One visit: returns the web vitals and the state of the tapped FAQ answer. */
-export async function visit(browser, url, { scroll, settleMs }) {
+/** The page with the site's own scripts taken out: what the same page is as plain HTML. */
+async function asPlainHtml(page, siteUrl) {
+  await page.route(/\/build\/.*\.js$/, (route) => route.abort());
+  await page.route((url) => url.origin === new URL(siteUrl).origin && url.pathname === "/", async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text())
+      .replace(/<script(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script>/g, "")
+      .replace(/<link data-deferred-rel="modulepreload"[^>]*>/g, "");
+    await route.fulfill({ response, body: html, headers: { ...response.headers(), "content-encoding": "" } });
+  });
+}
+
+/** Resolves once the page stands still (a landing on an anchor scrolls there smoothly first). */
+const stillness = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let last = scrollY;
+        let still = 0;
+        const check = () => {
+          still = scrollY === last ? still + 1 : 0;
+          last = scrollY;
+          if (still >= 6) resolve();
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+
+const tap = async (page, selector) => {
+  await page.locator(selector).scrollIntoViewIfNeeded();
+  const box = await page.locator(selector).boundingBox();
+  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+};
+
+const SCENARIOS = {
+  "(a) scroll, then tap": {
+    url: "/",
+    async act(page) {
+      await page.waitForTimeout(1500);
+      const started = await page.evaluate(() => performance.now());
+      const faqTop = await page.evaluate(() => document.getElementById("faq").getBoundingClientRect().top + scrollY);
+      // A finger scrolling down to the FAQ, a screen at a time.
+      while ((await page.evaluate(() => scrollY)) + 200 < faqTop) {
+        await page.mouse.wheel(0, 700);
+        await page.waitForTimeout(250);
+      }
+      const ended = await page.evaluate(() => performance.now());
+      await tap(page, `#faq-${TAPPED}-question`);
+      return { scrolling: [started, ended] };
+    },
+  },
+  "(b) /#faq, first tap": {
+    url: "/#faq",
+    async act(page) {
+      await stillness(page);
+      await tap(page, `#faq-${TAPPED}-question`);
+      return {};
+    },
+  },
+  "(c) menu, Book Now": {
+    url: "/",
+    async act(page) {
+      await page.waitForTimeout(1500);
+      await tap(page, "header summary");
+      await page.waitForTimeout(400);
+      await tap(page, "header summary");
+      await page.waitForTimeout(400);
+      await tap(page, "header a[href='#contact']:not(nav *)");
+      return {};
+    },
+  },
+  "(d) type in the form": {
+    url: "/#contact",
+    async act(page) {
+      await stillness(page);
+      await tap(page, "#contact form [name=name]");
+      await page.keyboard.type("Ada Lovelace", { delay: 120 });
+      return {};
+    },
+  },
+};
+
+/** One visit: the web vitals, long frames while scrolling, and the state of the tapped FAQ answer. */
+export async function visit(browser, siteUrl, scenario, variant) {
   const context = await browser.newContext({ ...devices["Pixel 7"], viewport: { width: 360, height: 780 } });
   const page = await context.newPage();
   await page.addInitScript({ content: `${WEB_VITALS};(function(){${collect}})();` });
+  if (variant === "plain") await asPlainHtml(page, siteUrl);
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.emulateNetworkConditions", SLOW_4G);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-  await page.goto(url, { waitUntil: "load" });
-  await page.waitForTimeout(settleMs);
-  if (scroll) {
-    // A finger scrolling down to the FAQ, a screen at a time.
-    const faqTop = await page.evaluate(() => document.getElementById("faq").getBoundingClientRect().top + scrollY);
-    while ((await page.evaluate(() => scrollY)) + 200 < faqTop) {
-      await page.mouse.wheel(0, 700);
-      await page.waitForTimeout(250);
-    }
-  }
-  const question = page.locator(`#faq-${TAPPED}-question`);
-  if (scroll) await question.scrollIntoViewIfNeeded();
-  await question.tap();
-  // Long enough for the modules to arrive on slow 4G and hydration to finish.
-  await page.waitForTimeout(5000);
-  const result = await page.evaluate((tapped) => {
-    const visible = (el) => !!el && el.checkVisibility();
-    const answers = [...document.querySelectorAll("[id^=faq-][id$=-answer]")];
-    return {
-      ...window.__vitals,
-      firstTap: window.__vitals.taps[0] ?? 0,
-      tappedOpen: visible(document.getElementById(`faq-${tapped}-answer`)),
-      open: answers.filter(visible).length,
-    };
-  }, TAPPED);
+  await page.goto(`${siteUrl}${SCENARIOS[scenario].url}`, { waitUntil: "load" });
+  const { scrolling } = await SCENARIOS[scenario].act(page);
+  // Long enough for whatever loads on slow 4G and for hydration to finish.
+  await page.waitForTimeout(4000);
+  const result = await page.evaluate(
+    ([tapped, window_]) => {
+      const visible = (el) => !!el && el.checkVisibility();
+      const answers = [...document.querySelectorAll("[id^=faq-][id$=-answer]")];
+      const longFramesWhileScrolling = window_ ? window.__vitals.longFrames.filter(([start]) => start >= window_[0] && start <= window_[1] + 250).length : 0;
+      return {
+        inp: window.__vitals.inp,
+        cls: window.__vitals.cls,
+        longFramesWhileScrolling,
+        tappedOpen: visible(document.getElementById(`faq-${tapped}-answer`)),
+        open: answers.filter(visible).length,
+      };
+    },
+    [TAPPED, scrolling],
+  );
   await context.close();
   return result;
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Medians of `runs` visits of each scenario, on the site at `siteUrl`. */
+/** Medians of `runs` interleaved visits of each scenario, served and as plain HTML, on the site at `siteUrl`. */
 export async function visitorBench(siteUrl, runs = 5) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const results = {};
   try {
-    const scenarios = [
-      ["/", `${siteUrl}/`, { scroll: true, settleMs: 1500 }],
-      ["/#faq", `${siteUrl}/#faq`, { scroll: false, settleMs: 1500 }],
-      ["/#faq, tap at once", `${siteUrl}/#faq`, { scroll: false, settleMs: 0 }],
-    ];
-    for (const [name, url, options] of scenarios) {
-      const visits = [];
-      for (let i = 0; i < runs; i++) visits.push(await visit(browser, url, options));
-      results[name] = {
-        lcpMs: Math.round(median(visits.map((v) => v.lcp))),
-        cls: Number(median(visits.map((v) => v.cls)).toFixed(3)),
-        inpMs: Math.round(median(visits.map((v) => v.inp))),
-        firstTapMs: Math.round(median(visits.map((v) => v.firstTap))),
-        clsMax: Number(Math.max(...visits.map((v) => v.cls)).toFixed(3)),
-        tappedOpen: `${visits.filter((v) => v.tappedOpen).length}/${runs}`,
-        mostOpen: Math.max(...visits.map((v) => v.open)),
+    for (const scenario of Object.keys(SCENARIOS)) {
+      const visits = { served: [], plain: [] };
+      for (let i = 0; i < runs; i++) {
+        for (const variant of ["served", "plain"]) visits[variant].push(await visit(browser, siteUrl, scenario, variant));
+      }
+      const summary = (list) => ({
+        inpMs: Math.round(median(list.map((v) => v.inp))),
+        cls: Number(Math.max(...list.map((v) => v.cls)).toFixed(3)),
+        longFramesWhileScrolling: Math.max(...list.map((v) => v.longFramesWhileScrolling)),
+        tappedOpen: `${list.filter((v) => v.tappedOpen).length}/${runs}`,
+        mostOpen: Math.max(...list.map((v) => v.open)),
+      });
+      const served = summary(visits.served);
+      const plain = summary(visits.plain);
+      results[scenario] = {
+        served,
+        plain,
+        ratio: plain.inpMs > 0 ? Number((served.inpMs / plain.inpMs).toFixed(2)) : null,
+        withinTarget: served.inpMs <= plain.inpMs * 1.25 + 16,
       };
     }
   } finally {
@@ -99,7 +186,23 @@ export async function visitorBench(siteUrl, runs = 5) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const stack = await startStack({ db: false, mail: false, fn: false, env: { site: { SITE_URL: "https://studio.example" } } });
   try {
-    console.table(await visitorBench(stack.siteUrl, Number(process.argv[2] ?? 5)));
+    const results = await visitorBench(stack.siteUrl, Number(process.argv[2] ?? 5));
+    console.table(
+      Object.fromEntries(
+        Object.entries(results).map(([name, r]) => [
+          name,
+          {
+            "INP served": r.served.inpMs,
+            "INP plain": r.plain.inpMs,
+            ratio: r.ratio,
+            "within ×1.25 +16": r.withinTarget,
+            "long frames scrolling (served/plain)": `${r.served.longFramesWhileScrolling}/${r.plain.longFramesWhileScrolling}`,
+            "answer shown (served/plain)": `${r.served.tappedOpen} ${r.plain.tappedOpen}`,
+            "CLS max": `${r.served.cls}/${r.plain.cls}`,
+          },
+        ]),
+      ),
+    );
   } finally {
     await stack.stop();
   }

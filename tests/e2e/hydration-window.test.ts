@@ -74,7 +74,9 @@ async function tap(page: Page, selector: string, holdMs: number) {
     point = await page.evaluate((s) => {
       const element = document.querySelector(s)!;
       const box = element.getBoundingClientRect();
-      if (box.top < 80 || box.bottom > innerHeight - 20) {
+      // Below the fixed header, unless it is in the header.
+      const top = element.closest("header") ? 0 : document.querySelector("header")!.getBoundingClientRect().bottom;
+      if (box.top < top || box.bottom > innerHeight - 20) {
         element.scrollIntoView({ block: "center", behavior: "instant" });
         return null;
       }
@@ -141,7 +143,7 @@ async function act(page: Page, control: Control, atMs: number, holdMs: number, d
       break;
     }
     case "book-now": {
-      await tap(page, "header a[href='#contact']", holdMs);
+      await tap(page, "header a[href='#contact']:not(nav *)", holdMs);
       await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
       await expect(page, where).toHaveURL(/#contact$/);
       await expect

@@ -16,7 +16,7 @@ describe("deferred hydration (browser half)", () => {
       `<script type="${DEFERRED_TYPES.module}">import("/build/a.js");</script>`;
     const appended: HTMLScriptElement[] = [];
     const append = vi.spyOn(document.head, "append").mockImplementation((...nodes) => void appended.push(...(nodes as HTMLScriptElement[])));
-    hydrateOnIntent(INTENT_EVENTS, INTENT_ATTRIBUTE, DEFERRED_REL, DEFERRED_TYPES);
+    hydrateOnIntent(INTENT_EVENTS, INTENT_ATTRIBUTE, DEFERRED_REL, DEFERRED_TYPES, { inputState: "__noInputStateInThisTest", quietMs: 700 });
     return { appended, append };
   }
   const fire = (id: string, type: string) => document.getElementById(id)!.dispatchEvent(new Event(type, { bubbles: true }));

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { inlineScriptHashes } from "./csp.server";
+import { inlineScriptHashes } from "~/document/csp.server";
 import { deferHydration } from "./deferred-hydration.server";
 import { DEFERRED_REL, DEFERRED_TYPES } from "./hydrate-on-intent";
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { INPUT_STATE_GLOBAL } from "~/document/input-state";
+import { INPUT_STATE_GLOBAL } from "./input-state";
 import { whenUntouched } from "./when-untouched";
 
 describe("whenUntouched: a moment when no tap or key press is under way", () => {
