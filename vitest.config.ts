@@ -20,6 +20,18 @@ export default defineConfig({
         },
       },
       {
+        // The site's production server (the build) at start and under what requests choose, on the local platform.
+        extends: true,
+        test: {
+          name: "site",
+          environment: "node",
+          include: ["tests/site/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
         // `npm run stack` itself, started as a developer starts it (real PostgreSQL, Deno, SMTP, site).
         extends: true,
         test: {

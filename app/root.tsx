@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
+  LiveReload,
   Meta,
   Outlet,
   Scripts,
@@ -52,6 +53,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <div id={ANNOUNCER_ID} className={visuallyHidden} role="status" aria-live="polite" aria-atomic="true" />
         <ToastViewport />
         <Scripts />
+        {/* `npm run dev` only: reloads the page when an edit is rebuilt. Renders nothing in production. */}
+        <LiveReload />
       </body>
     </html>
   );

@@ -28,7 +28,8 @@ export function contentSecurityPolicy({ scriptHashes, supabaseUrl }: { scriptHas
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src 'self' ${new URL(supabaseUrl).origin}`,
+    // `npm run dev`: the live-reload socket of `remix dev` (a production build has no such script).
+    `connect-src 'self' ${new URL(supabaseUrl).origin}${process.env.NODE_ENV === "development" ? " ws://localhost:* ws://127.0.0.1:*" : ""}`,
     "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",

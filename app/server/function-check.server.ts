@@ -1,8 +1,9 @@
 /**
- * Whether the site's function answers and recognises the site's relay secret, for /healthz. Asked
- * in the background at most every 30 s and never waited for: /healthz answers from what the last check
- * found, so a slow or unreachable function never makes the container's HEALTHCHECK (3 s) fail, and a
- * flood of /healthz requests costs the function one request per 30 s.
+ * Whether the site's function answers and recognises the site's relay secret, for /healthz (and
+ * `npm run verify`, which reads it). Asked in the background at most every 10 s and never waited for:
+ * /healthz answers from what the last check found, so a slow or unreachable function never makes the
+ * container's HEALTHCHECK (3 s) fail, and a flood of /healthz requests costs the function one request
+ * per 10 s.
  */
 import { FUNCTION_NAME, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 
@@ -11,7 +12,7 @@ export type FunctionCheck =
   | { state: "unreachable"; checkedAt: string; error: string }
   | { state: "answered"; checkedAt: string; status: "ok" | "error"; relay: "recognised" | "refused" | "not-sent" };
 
-const EVERY_MS = 30_000;
+const EVERY_MS = 10_000;
 const TIMEOUT_MS = 5_000;
 
 let last: FunctionCheck = { state: "not-checked-yet" };
@@ -33,7 +34,7 @@ async function check(supabaseUrl: string, relaySecret: string | undefined): Prom
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
     const body = (await response.json().catch(() => ({}))) as { status?: string; relay?: "recognised" | "refused" };
-    if (body.relay === "refused") {
+    if (body.relay === "refused" && !(last.state === "answered" && last.relay === "refused")) {
       console.error("The function does not recognise this site's ENQUIRY_RELAY_SECRET: no-JavaScript enquiries fail. Set the same value on both.");
     }
     return { state: "answered", checkedAt, status: body.status === "ok" ? "ok" : "error", relay: body.relay ?? "not-sent" };

@@ -168,6 +168,7 @@ export async function startSite({ port, env, dev = false, quiet = true }) {
       port,
       quiet,
       readyTimeoutMs: 120_000,
+      openStdin: true,
     });
   }
   if (!existsSync(path.join(ROOT, "build/index.js"))) await build(quiet);

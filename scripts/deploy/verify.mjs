@@ -1,0 +1,221 @@
+// `npm run verify -- --site URL --function URL`: checks a running deployment from outside, as a visitor's
+// browser and the platform see it. Sends no mail and stores nothing. Prints one line per check (pass,
+// fail or skip, and why) and exits 1 if any check fails. Run it after every deploy (README).
+//   --site       the site's public URL (behind its CDN, if it has one)
+//   --function   the function's URL: https://<ref>.supabase.co/functions/v1/send-contact-email
+//   --anon-key   the public key, sent as supabase-js sends it (default: SUPABASE_ANON_KEY)
+// With REDELIVERY_SECRET in the environment it also reads the function's health details: configuration
+// problems, the redelivery schedule, and which client-address header the platform sets (probed with
+// forged values in every candidate header).
+import { createHash } from "node:crypto";
+import { parseArgs } from "node:util";
+
+const ENQUIRY_HEADERS = ["authorization", "x-client-info", "apikey", "content-type", "idempotency-key", "x-form-fill-ms", "x-form-trap"];
+/** The headers that name a caller on some platform or proxy (send-contact-email/client-address.ts). */
+const ADDRESS_HEADERS = ["cf-connecting-ip", "true-client-ip", "x-real-ip", "x-forwarded-for", "forwarded", "x-envoy-external-address", "x-client-ip"];
+const LIST_HEADERS = new Set(["x-forwarded-for", "forwarded"]);
+const SCHEDULE_MAX_AGE_SECONDS = 15 * 60;
+
+const shortHash = (text) => createHash("sha256").update(text).digest("hex").slice(0, 12);
+
+/**
+ * Runs every check; returns `[{ name, status: "pass" | "fail" | "skip", detail }]`.
+ * `siteUrl` and `functionUrl` without a trailing slash.
+ */
+export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redeliverySecret, timeoutMs = 10_000 }) {
+  const results = [];
+  const check = async (name, run) => {
+    try {
+      const outcome = await run();
+      results.push({ name, ...(typeof outcome === "string" ? { status: "pass", detail: outcome } : outcome) });
+    } catch (error) {
+      results.push({ name, status: "fail", detail: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  const fail = (detail) => ({ status: "fail", detail });
+  const skip = (detail) => ({ status: "skip", detail });
+  const request = (url, init = {}) => fetch(url, { redirect: "manual", ...init, signal: AbortSignal.timeout(timeoutMs) });
+  const keyHeaders = anonKey ? { apikey: anonKey, authorization: `Bearer ${anonKey}` } : {};
+  const siteOrigin = new URL(siteUrl).origin;
+
+  // --- the site ------------------------------------------------------------------------------
+  let page;
+  await check("the page answers 200", async () => {
+    page = await request(`${siteUrl}/`, { headers: { "accept-encoding": "gzip" } });
+    const html = await page.clone().text();
+    if (page.status !== 200) return fail(`GET / answered ${page.status}`);
+    if (!html.includes("Let&#x27;s Create Together") && !html.includes("Let's Create Together")) return fail("the page does not hold the contact section");
+    return `200, ${html.length} characters`;
+  });
+  if (!page) return results;
+  const html = await page.text();
+  const headers = page.headers;
+
+  await check("every inline script is allowed by its hash in the CSP, and no other hash", async () => {
+    const csp = headers.get("content-security-policy") ?? "";
+    const scriptSrc = /script-src([^;]*)/.exec(csp)?.[1] ?? "";
+    if (!scriptSrc) return fail("no script-src in the Content-Security-Policy");
+    if (/'unsafe-inline'|'unsafe-eval'|\*/.test(scriptSrc)) return fail(`script-src allows more than hashes: ${scriptSrc.trim()}`);
+    const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
+      .filter(([, attributes]) => !/\bsrc=/i.test(attributes) && !/type="application\/(ld\+)?json"/i.test(attributes))
+      .map(([, , text]) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`);
+    const allowed = new Set(scriptSrc.match(/'sha256-[^']+'/g) ?? []);
+    const missing = [...new Set(inline)].filter((hash) => !allowed.has(hash));
+    const extra = [...allowed].filter((hash) => !inline.includes(hash));
+    if (missing.length) return fail(`${missing.length} inline script(s) not in the CSP (a CDN that rewrites the HTML breaks them)`);
+    if (extra.length) return fail(`${extra.length} hash(es) in the CSP match no script of this page`);
+    return `${allowed.size} inline scripts, each allowed by its hash`;
+  });
+
+  await check("HSTS, nosniff and frame-ancestors are set", async () => {
+    const problems = [];
+    const hsts = Number(/max-age=(\d+)/.exec(headers.get("strict-transport-security") ?? "")?.[1] ?? 0);
+    if (hsts < 31536000) problems.push(`Strict-Transport-Security max-age ${hsts} (want a year or more)`);
+    if (headers.get("x-content-type-options") !== "nosniff") problems.push("X-Content-Type-Options is not nosniff");
+    if (!/frame-ancestors 'none'/.test(headers.get("content-security-policy") ?? "")) problems.push("no frame-ancestors 'none'");
+    return problems.length ? fail(problems.join("; ")) : "all three";
+  });
+
+  await check("/ is public-cacheable, with an ETag that revalidates to 304", async () => {
+    const cacheControl = headers.get("cache-control") ?? "";
+    if (!/\bpublic\b/.test(cacheControl) || !/s-maxage=\d+/.test(cacheControl)) return fail(`Cache-Control is "${cacheControl}" (a CDN would not keep it)`);
+    const etag = headers.get("etag");
+    if (!etag) return fail("no ETag");
+    const again = await request(`${siteUrl}/`, { headers: { "if-none-match": etag } });
+    if (again.status !== 304) return fail(`If-None-Match ${etag} answered ${again.status}, not 304`);
+    return `${cacheControl}; ETag ${etag} → 304`;
+  });
+
+  await check("robots.txt and sitemap.xml answer", async () => {
+    const [robots, sitemap] = await Promise.all([request(`${siteUrl}/robots.txt`), request(`${siteUrl}/sitemap.xml`)]);
+    if (robots.status !== 200 || sitemap.status !== 200) return fail(`robots.txt ${robots.status}, sitemap.xml ${sitemap.status}`);
+    const text = await robots.text();
+    return text.includes("Sitemap:") ? "both 200; robots.txt names the sitemap" : fail("robots.txt does not name the sitemap");
+  });
+
+  // --- the function ------------------------------------------------------------------------------
+  await check("the function allows the CORS preflight from the site's origin, with the headers the browser sends", async () => {
+    const preflight = await request(functionUrl, {
+      method: "OPTIONS",
+      headers: { origin: siteOrigin, "access-control-request-method": "POST", "access-control-request-headers": ENQUIRY_HEADERS.join(","), ...keyHeaders },
+    });
+    const allowOrigin = preflight.headers.get("access-control-allow-origin");
+    if (allowOrigin !== siteOrigin) return fail(`Access-Control-Allow-Origin is ${allowOrigin ?? "missing"} for ${siteOrigin}: add it to the function's ALLOWED_ORIGINS`);
+    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase();
+    const missing = ENQUIRY_HEADERS.filter((h) => !allowed.includes(h));
+    if (missing.length) return fail(`Access-Control-Allow-Headers lacks ${missing.join(", ")}`);
+    return `${preflight.status}, origin and all ${ENQUIRY_HEADERS.length} headers allowed`;
+  });
+
+  let details;
+  await check("the function's health is ok", async () => {
+    const anonymous = await request(`${functionUrl}/health`, { headers: keyHeaders });
+    const body = await anonymous.json().catch(() => ({}));
+    if (redeliverySecret) {
+      const owner = await request(`${functionUrl}/health`, { headers: { ...keyHeaders, "x-redelivery-secret": redeliverySecret } });
+      details = await owner.json().catch(() => undefined);
+      if (details && !details.problems) details = undefined; // the secret was not recognised
+    }
+    if (body.status !== "ok") {
+      const why = details ? describeProblems(details) : "set REDELIVERY_SECRET in the environment to see why";
+      return fail(`/health answered ${anonymous.status} ${JSON.stringify(body)}: ${why}`);
+    }
+    if (redeliverySecret && !details) return fail("/health is ok, but the REDELIVERY_SECRET given is not the function's");
+    return details ? `ok; database ${details.database.connection} (${details.database.ms} ms), mail by ${details.mail.transport}` : "ok (REDELIVERY_SECRET not set: no details)";
+  });
+
+  await check("the site's relay is accepted by the function (a probe that stores nothing)", async () => {
+    // The site asks the function's /health with its relay secret in the background (every 10 s at
+    // most); wait for an answer given after this check started.
+    const started = new Date().toISOString();
+    const deadline = Date.now() + 25_000;
+    for (;;) {
+      const fn = (await (await request(`${siteUrl}/healthz`)).json()).function;
+      if (fn?.checkedAt >= started) {
+        if (fn.state === "unreachable") return fail(`the site cannot reach the function: ${fn.error}`);
+        if (fn.relay === "recognised") return `the function recognises the site's ENQUIRY_RELAY_SECRET (checked ${fn.checkedAt})`;
+        return fail(`the function ${fn.relay === "refused" ? "does not recognise" : "was not sent"} the site's ENQUIRY_RELAY_SECRET: set the same value on both; no-JavaScript enquiries fail until then`);
+      }
+      if (Date.now() > deadline) return fail(`the site's /healthz has no fresh answer from the function (${fn?.state ?? "no function check"})`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  });
+
+  await check("the client address: which header the platform sets", async () => {
+    if (!redeliverySecret || !details) return skip("set REDELIVERY_SECRET in the environment to probe it");
+    const forged = ["198.51.100.11", "198.51.100.22"];
+    const probe = async (value) => {
+      const sent = Object.fromEntries(ADDRESS_HEADERS.map((h) => [h, h === "forwarded" ? `for=${value}` : value]));
+      const response = await request(`${functionUrl}/health`, { headers: { ...keyHeaders, ...sent, "x-redelivery-secret": redeliverySecret } });
+      return (await response.json()).clientAddress.arrived;
+    };
+    const [a, b] = [await probe(forged[0]), await probe(forged[1])];
+    const findings = ADDRESS_HEADERS.map((header) => classify(header, a[header], b[header], forged));
+    const trusted = findings.find((f) => f.kind === "overwritten") ?? findings.find((f) => f.kind === "appended");
+    const summary = findings.map((f) => `${f.header}: ${f.kind}${f.kind === "appended" ? ` (${f.appended} entr${f.appended === 1 ? "y" : "ies"})` : ""}`).join("; ");
+    const configured = details.clientAddress.configured;
+    if (!trusted) {
+      const line = `none is trustworthy (${summary}): per-sender limits cannot tell visitors apart`;
+      return details.production ? fail(line) : skip(`${line} (not on the hosted platform)`);
+    }
+    const setting = `CLIENT_IP_HEADER=${trusted.header}${trusted.kind === "appended" ? ` CLIENT_IP_TRUSTED_HOPS=${trusted.appended}` : ""}`;
+    const hops = details.clientAddress.trustedHops;
+    const matches = configured === trusted.header && (trusted.kind !== "appended" || hops === trusted.appended);
+    return matches ? `${setting} (as configured); ${summary}` : fail(`set ${setting} (now ${configured}); ${summary}`);
+  });
+
+  await check("the redelivery schedule exists and ran recently", async () => {
+    if (!redeliverySecret || !details) return skip("set REDELIVERY_SECRET in the environment to check it");
+    const { scheduled, secondsSinceLastRun } = details.redelivery;
+    if (scheduled === null && !details.production) return skip("pg_cron is not installed on this database (local); the function retries after each enquiry");
+    if (scheduled !== true) return fail("pg_cron has no active send-contact-email-redeliver job: run `npm run supabase -- db push` (migration 20261124020000)");
+    if (secondsSinceLastRun === null || secondsSinceLastRun > SCHEDULE_MAX_AGE_SECONDS) {
+      return fail(`the last redelivery ran ${secondsSinceLastRun === null ? "never" : `${Math.round(secondsSinceLastRun / 60)} minutes ago`}: store the two Vault secrets (README) and check cron.job_run_details`);
+    }
+    return `scheduled; last run ${secondsSinceLastRun} s ago`;
+  });
+  return results;
+}
+
+function describeProblems(details) {
+  const parts = [];
+  for (const p of details.problems ?? []) parts.push(`${p.variable} ${p.problem}`);
+  if (!details.database?.reachable) parts.push(`database unreachable (${details.database?.error})`);
+  if (!details.mail?.configured) parts.push(`no mail transport (${details.mail?.reason})`);
+  if (details.mail?.studioInboxUndeliverable) parts.push("STUDIO_INBOX bounced");
+  if (details.clientAddress?.missingOnEnquiries) parts.push(`enquiries arrive without ${details.clientAddress.configured}`);
+  return parts.join("; ") || "no details";
+}
+
+/** What the platform does with a header, from its entries' hashes in two probes with different forged values. */
+function classify(header, first, second, forged) {
+  if (!first && !second) return { header, kind: "absent" };
+  const sent = (value) => shortHash(header === "forwarded" ? `for=${value}` : value);
+  const [a, b] = [first ?? [], second ?? []];
+  if (a[0] === sent(forged[0]) && b[0] === sent(forged[1])) {
+    if (a.length === 1) return { header, kind: "passed through" };
+    // The caller's value first, then what proxies added: the same in both probes.
+    if (LIST_HEADERS.has(header) && JSON.stringify(a.slice(1)) === JSON.stringify(b.slice(1))) return { header, kind: "appended", appended: a.length - 1 };
+    return { header, kind: "passed through" };
+  }
+  if (!a.includes(sent(forged[0])) && JSON.stringify(a) === JSON.stringify(b) && a.length === 1) return { header, kind: "overwritten" };
+  return { header, kind: "unclear" };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { site: { type: "string" }, function: { type: "string" }, "anon-key": { type: "string" } } });
+  if (!values.site || !values.function) {
+    console.error("usage: npm run verify -- --site https://your-site --function https://<ref>.supabase.co/functions/v1/send-contact-email [--anon-key KEY]\n(REDELIVERY_SECRET in the environment adds the health details, the client-address probe and the schedule)");
+    process.exit(2);
+  }
+  const results = await verifyDeployment({
+    siteUrl: values.site.replace(/\/+$/, ""),
+    functionUrl: values.function.replace(/\/+$/, ""),
+    anonKey: values["anon-key"] ?? process.env.SUPABASE_ANON_KEY,
+    redeliverySecret: process.env.REDELIVERY_SECRET,
+  });
+  for (const { name, status, detail } of results) console.log(`${status.toUpperCase().padEnd(4)}  ${name}: ${detail}`);
+  const failed = results.filter((r) => r.status === "fail").length;
+  console.log(`\n${results.length - failed} of ${results.length} checks did not fail${failed ? `; ${failed} failed` : ""}.`);
+  process.exit(failed ? 1 : 0);
+}
