@@ -24,7 +24,11 @@ describe("the site's configuration", () => {
 
   it.each([
     ["a missing relay secret", { ENQUIRY_RELAY_SECRET: undefined }, /^ENQUIRY_RELAY_SECRET is required/],
-    ["the .env.example relay secret", { ENQUIRY_RELAY_SECRET: "change-me-to-a-long-random-string-shared-with-the-function" }, /^ENQUIRY_RELAY_SECRET is the placeholder/],
+    [
+      "the .env.example relay secret",
+      { ENQUIRY_RELAY_SECRET: "change-me-to-a-long-random-string-shared-with-the-function" },
+      /^ENQUIRY_RELAY_SECRET is the placeholder/,
+    ],
     ["a short relay secret", { ENQUIRY_RELAY_SECRET: "s3cret" }, /^ENQUIRY_RELAY_SECRET is 6 characters long; use at least 32/],
     ["a local site URL", { SITE_URL: "http://localhost:3000" }, /^SITE_URL points at this machine/],
     ["an example site URL", { SITE_URL: "https://studio.example" }, /^SITE_URL points at this machine or a documentation domain/],
@@ -47,20 +51,43 @@ describe("the site's configuration", () => {
     ["a port out of range", { PORT: "70000" }, /^PORT must be a port number/],
     ["a timeout out of range", { SERVER_HEADERS_TIMEOUT_MS: "0" }, /^SERVER_HEADERS_TIMEOUT_MS must be a whole number/],
     ["a timeout that is not a number", { SERVER_REQUEST_TIMEOUT_MS: "30s" }, /^SERVER_REQUEST_TIMEOUT_MS must be a whole number/],
-    ["a request timeout shorter than the headers timeout", { SERVER_HEADERS_TIMEOUT_MS: "20000", SERVER_REQUEST_TIMEOUT_MS: "10000" }, /^SERVER_REQUEST_TIMEOUT_MS must not be shorter/],
+    [
+      "a request timeout shorter than the headers timeout",
+      { SERVER_HEADERS_TIMEOUT_MS: "20000", SERVER_REQUEST_TIMEOUT_MS: "10000" },
+      /^SERVER_REQUEST_TIMEOUT_MS must not be shorter/,
+    ],
     ["an unreadable TRUST_PROXY", { TRUST_PROXY: "10.0.0.0/99" }, /^TRUST_PROXY /],
     ["a secret key where the public one belongs", { SUPABASE_ANON_KEY: "sb_secret_abcdefgh" }, /^SUPABASE_ANON_KEY holds a secret key/],
     ["a studio address that is not one", { STUDIO_EMAIL: "bookings" }, /^STUDIO_EMAIL is not an e-mail address/],
   ])("refuses %s in every mode", (_what, change, message) => {
-    for (const env of [{ ...deployed, ...change }, { NODE_ENV: "development", ...change }, { ...deployed, LOCAL_STACK: "1", ...change }]) {
-      expect(problems(env).some((p) => message.test(p)), JSON.stringify(env)).toBe(true);
+    for (const env of [
+      { ...deployed, ...change },
+      { NODE_ENV: "development", ...change },
+      { ...deployed, LOCAL_STACK: "1", ...change },
+    ]) {
+      expect(
+        problems(env).some((p) => message.test(p)),
+        JSON.stringify(env),
+      ).toBe(true);
     }
   });
 
   it("refuses every placeholder at once, one line each", () => {
     const found = problems({ NODE_ENV: "production" });
-    for (const variable of ["SITE_URL", "SUPABASE_URL", "SUPABASE_ANON_KEY", "STUDIO_EMAIL", "STUDIO_STREET", "STUDIO_POSTAL_CODE", "STUDIO_SOCIAL_URL", "ENQUIRY_RELAY_SECRET"]) {
-      expect(found.filter((p) => p.startsWith(`${variable} `)), variable).toHaveLength(1);
+    for (const variable of [
+      "SITE_URL",
+      "SUPABASE_URL",
+      "SUPABASE_ANON_KEY",
+      "STUDIO_EMAIL",
+      "STUDIO_STREET",
+      "STUDIO_POSTAL_CODE",
+      "STUDIO_SOCIAL_URL",
+      "ENQUIRY_RELAY_SECRET",
+    ]) {
+      expect(
+        found.filter((p) => p.startsWith(`${variable} `)),
+        variable,
+      ).toHaveLength(1);
     }
   });
 
@@ -73,7 +100,9 @@ describe("the site's configuration", () => {
   });
 
   it("reads the relay secret without surrounding white space, as the function does", () => {
-    expect(readConfig({ ...deployed, ENQUIRY_RELAY_SECRET: ` ${deployed.ENQUIRY_RELAY_SECRET}\n` }).config.relaySecret).toBe(deployed.ENQUIRY_RELAY_SECRET);
+    expect(readConfig({ ...deployed, ENQUIRY_RELAY_SECRET: ` ${deployed.ENQUIRY_RELAY_SECRET}\n` }).config.relaySecret).toBe(
+      deployed.ENQUIRY_RELAY_SECRET,
+    );
   });
 
   it("trusts no proxy by default, and the hops or ranges TRUST_PROXY names", () => {
@@ -81,6 +110,10 @@ describe("the site's configuration", () => {
     const hops = readConfig({ ...deployed, TRUST_PROXY: "1" }).config.trustProxy;
     expect([hops.isTrusted("10.0.0.1", 0), hops.isTrusted("10.0.0.2", 1)]).toEqual([true, false]);
     const ranges = readConfig({ ...deployed, TRUST_PROXY: "loopback, 173.245.48.0/20" }).config.trustProxy;
-    expect([ranges.isTrusted("127.0.0.1", 0), ranges.isTrusted("173.245.48.9", 1), ranges.isTrusted("203.0.113.9", 1)]).toEqual([true, true, false]);
+    expect([ranges.isTrusted("127.0.0.1", 0), ranges.isTrusted("173.245.48.9", 1), ranges.isTrusted("203.0.113.9", 1)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 });

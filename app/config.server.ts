@@ -98,18 +98,23 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
   const relaySecret = readSecret(env.ENQUIRY_RELAY_SECRET);
   notForProduction(
     "ENQUIRY_RELAY_SECRET",
-    secretProblem(relaySecret) && `${secretProblem(relaySecret)}: set the same long random value here and as the function's secret (README, Deployment)`,
+    secretProblem(relaySecret) &&
+      `${secretProblem(relaySecret)}: set the same long random value here and as the function's secret (README, Deployment)`,
   );
 
   const port = env.PORT?.trim();
-  if (port && (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535)) broken("PORT", `must be a port number from 1 to 65535, got "${port}"`);
+  if (port && (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535))
+    broken("PORT", `must be a port number from 1 to 65535, got "${port}"`);
 
   const trustSetting = env.TRUST_PROXY?.trim() || "false";
   let isTrusted: SiteConfig["trustProxy"]["isTrusted"] = () => false;
   try {
     isTrusted = compileTrust(trustSetting);
   } catch (error) {
-    broken("TRUST_PROXY", `${error instanceof Error ? error.message : error}: use false, a number of proxy hops, or addresses/CIDRs (README)`);
+    broken(
+      "TRUST_PROXY",
+      `${error instanceof Error ? error.message : error}: use false, a number of proxy hops, or addresses/CIDRs (README)`,
+    );
   }
 
   const config: SiteConfig = {

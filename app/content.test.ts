@@ -41,7 +41,18 @@ describe("content", () => {
   it("has twelve FAQ items carrying the booking terms", () => {
     expect(faq).toHaveLength(12);
     const all = faq.map((f) => f.answer).join(" ");
-    for (const fact of ["50% non-refundable deposit", "2 hours", "7 to 8 people", "48 hours", "e-transfer, PayPal or cash", "24 hours a day, 7 days a week", "Thunderbolt", "own laptop", "420-friendly", "within 24 hours"]) {
+    for (const fact of [
+      "50% non-refundable deposit",
+      "2 hours",
+      "7 to 8 people",
+      "48 hours",
+      "e-transfer, PayPal or cash",
+      "24 hours a day, 7 days a week",
+      "Thunderbolt",
+      "own laptop",
+      "420-friendly",
+      "within 24 hours",
+    ]) {
       expect(all).toContain(fact);
     }
   });

@@ -36,8 +36,7 @@ export const header = { bookNow: "Book Now", menu: "Menu" } as const;
 
 export const hero = {
   eyebrow: "Recording · Mixing · Mastering · Room Rental",
-  tagline:
-    "Where your sound comes to life. Professional recording, mixing, and mastering services in a state-of-the-art facility.",
+  tagline: "Where your sound comes to life. Professional recording, mixing, and mastering services in a state-of-the-art facility.",
   cta: "Book a Session",
 } as const;
 
@@ -52,12 +51,7 @@ export const services: readonly Service[] = [
   {
     title: "Recording",
     description: "Capture every take in a treated booth with real-time monitoring.",
-    features: [
-      "Large-diaphragm condenser microphone",
-      "Audio interface",
-      "Acoustic treatment",
-      "Real-time monitoring",
-    ],
+    features: ["Large-diaphragm condenser microphone", "Audio interface", "Acoustic treatment", "Real-time monitoring"],
     price: "$60/hour",
     offer: { minPrice: 60, unit: "hour" },
   },
@@ -78,12 +72,7 @@ export const services: readonly Service[] = [
   {
     title: "Room Rental",
     description: "The whole studio, yours by the hour.",
-    features: [
-      "Full studio access",
-      "All equipment included",
-      "Flexible hourly rates",
-      "Prepaid packages available",
-    ],
+    features: ["Full studio access", "All equipment included", "Flexible hourly rates", "Prepaid packages available"],
     price: "$30/hour",
     offer: { minPrice: 30, unit: "hour" },
   },
@@ -126,12 +115,7 @@ export const equipment: readonly EquipmentGroup[] = [
   { category: "Studio Monitors", items: ["Studio monitors"] },
   {
     category: "Studio Features",
-    items: [
-      "Professional acoustic treatment",
-      "Isolation booth",
-      "Control room",
-      "High-end cable management",
-    ],
+    items: ["Professional acoustic treatment", "Isolation booth", "Control room", "High-end cable management"],
   },
 ];
 
@@ -251,8 +235,7 @@ export const faq: readonly FaqItem[] = [
   },
   {
     question: "Can I reschedule or cancel?",
-    answer:
-      "You can reschedule up to 48 hours in advance and your deposit transfers to the new date. A cancellation forfeits the deposit.",
+    answer: "You can reschedule up to 48 hours in advance and your deposit transfers to the new date. A cancellation forfeits the deposit.",
   },
   {
     question: "How can I pay?",

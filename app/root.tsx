@@ -1,15 +1,6 @@
 import type { LinksFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Links,
-  LiveReload,
-  Meta,
-  Outlet,
-  Scripts,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { isRouteErrorResponse, Links, LiveReload, Meta, Outlet, Scripts, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorScreen } from "./components/ErrorScreen";
 import { config } from "./config.server";

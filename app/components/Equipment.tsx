@@ -5,12 +5,7 @@ import { Section } from "./Section";
 
 export function Equipment() {
   return (
-    <Section
-      name="equipment"
-      heading={equipmentSection.heading}
-      intro={equipmentSection.intro}
-      className={styles.band}
-    >
+    <Section name="equipment" heading={equipmentSection.heading} intro={equipmentSection.intro} className={styles.band}>
       <ul className={styles.grid}>
         {equipment.map((group) => (
           <li key={group.category} className={`${card} ${styles.group}`}>

@@ -16,7 +16,16 @@ const items = faq.map((item, index) => ({
 }));
 
 const Chevron = () => (
-  <svg className={styles.chevron} aria-hidden="true" width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="2">
+  <svg
+    className={styles.chevron}
+    aria-hidden="true"
+    width="20"
+    height="20"
+    viewBox="0 0 20 20"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+  >
     <path d="m5 8 5 5 5-5" />
   </svg>
 );
@@ -47,7 +56,9 @@ export function Faq() {
     const list = listRef.current;
     if (!list) return;
     const readOpen = () => (live.current.open = list.querySelector<HTMLElement>("details[open]")?.dataset.value ?? "");
-    const readFocus = () => (live.current.focused = document.activeElement instanceof HTMLElement && list.contains(document.activeElement) ? document.activeElement.id : "");
+    const readFocus = () =>
+      (live.current.focused =
+        document.activeElement instanceof HTMLElement && list.contains(document.activeElement) ? document.activeElement.id : "");
     readOpen();
     readFocus();
     const observer = new MutationObserver(readOpen);

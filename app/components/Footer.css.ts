@@ -3,7 +3,13 @@ import { vars } from "~/styles/theme.css";
 
 export const footer = style({ borderTop: `1px solid ${vars.color.border}`, paddingBlock: vars.space.xlarge });
 export const inner = style({ display: "grid", gap: vars.space.medium, justifyItems: "start" });
-export const brand = style({ display: "flex", alignItems: "center", gap: vars.space.small, fontWeight: 800, fontFamily: vars.font.display });
+export const brand = style({
+  display: "flex",
+  alignItems: "center",
+  gap: vars.space.small,
+  fontWeight: 800,
+  fontFamily: vars.font.display,
+});
 export const mark = style({ color: vars.color.accent });
 export const links = style({
   display: "flex",

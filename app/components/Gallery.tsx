@@ -5,30 +5,20 @@ import { Section } from "./Section";
 
 /** Widths made by `npm run images` (scripts/assets/images.mjs). */
 const WIDTHS = [480, 800, 1200] as const;
-const srcSet = (name: string, format: "avif" | "webp") =>
-  WIDTHS.map((w) => `/photos/${name}-${w}.${format} ${w}w`).join(", ");
+const srcSet = (name: string, format: "avif" | "webp") => WIDTHS.map((w) => `/photos/${name}-${w}.${format} ${w}w`).join(", ");
 // One column on phones, two from twoColumns, three 23rem columns at the content's full width.
 const media = (query: string) => query.replace(/^screen and /, "");
 const SIZES = `${media(breakpoints.fullWidth)} 23rem, ${media(breakpoints.twoColumns)} 50vw, 100vw`;
 
 export function Gallery() {
   return (
-    <Section
-      name="gallery"
-      anchor={false}
-      heading={gallerySection.heading}
-      intro={gallerySection.intro}
-    >
+    <Section name="gallery" anchor={false} heading={gallerySection.heading} intro={gallerySection.intro}>
       <ul className={styles.grid}>
         {gallery.map((photo) => (
           <li key={photo.src}>
             <figure className={styles.figure}>
               <picture>
-                <source
-                  type="image/avif"
-                  srcSet={srcSet(photo.src, "avif")}
-                  sizes={SIZES}
-                />
+                <source type="image/avif" srcSet={srcSet(photo.src, "avif")} sizes={SIZES} />
                 <img
                   className={styles.image}
                   src={`/photos/${photo.src}-800.webp`}

@@ -1,7 +1,6 @@
 import { style } from "@vanilla-extract/css";
 import { breakpoints, vars } from "~/styles/theme.css";
 
-
 export const header = style({
   position: "fixed",
   insetInline: 0,

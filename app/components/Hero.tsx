@@ -18,11 +18,21 @@ export function Hero({ studioName }: { studioName: string }) {
   const [headline, ...rest] = hero.tagline.split(". ");
   return (
     <section className={styles.hero} aria-labelledby="hero-title">
-      <svg className={styles.wave} aria-hidden="true" viewBox="0 0 600 120" fill="none" stroke="currentColor" strokeWidth="5" strokeLinecap="round">
+      <svg
+        className={styles.wave}
+        aria-hidden="true"
+        viewBox="0 0 600 120"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="5"
+        strokeLinecap="round"
+      >
         <path d={WAVE} />
       </svg>
       <div className={container}>
-        <p className={eyebrow}>{studioName} · {hero.eyebrow}</p>
+        <p className={eyebrow}>
+          {studioName} · {hero.eyebrow}
+        </p>
         <h1 id="hero-title" className={styles.title}>
           {headline}.
         </h1>{" "}

@@ -4,8 +4,7 @@ import { Section } from "./Section";
 import * as styles from "./Services.css";
 
 const icons: Record<string, string> = {
-  Recording:
-    "M12 2a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V5a3 3 0 0 0-3-3Zm7 9a7 7 0 0 1-14 0M12 18v4m-4 0h8",
+  Recording: "M12 2a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V5a3 3 0 0 0-3-3Zm7 9a7 7 0 0 1-14 0M12 18v4m-4 0h8",
   Mixing: "M4 21v-7m0-4V3m8 18v-9m0-4V3m8 18v-5m0-4V3M1 14h6m2-6h6m2 8h6",
   Mastering: "M3 12h3l3-8 4 16 3-8h5",
   "Room Rental": "M3 21h18M5 21V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2v16M14 12h.01",
@@ -13,11 +12,7 @@ const icons: Record<string, string> = {
 
 export function Services() {
   return (
-    <Section
-      name="services"
-      heading={servicesSection.heading}
-      intro={servicesSection.intro}
-    >
+    <Section name="services" heading={servicesSection.heading} intro={servicesSection.intro}>
       <ul className={styles.grid}>
         {services.map((service) => (
           <li key={service.title} className={`${card} ${styles.serviceCard}`}>
@@ -49,9 +44,7 @@ export function Services() {
         ))}
       </ul>
 
-      <h3 className={styles.packagesHeading}>
-        {servicesSection.packagesHeading}
-      </h3>
+      <h3 className={styles.packagesHeading}>{servicesSection.packagesHeading}</h3>
       <p className={sectionIntro}>{servicesSection.packagesIntro}</p>
       <ul className={styles.grid}>
         {packages.map((pkg) => (

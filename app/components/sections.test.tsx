@@ -12,7 +12,11 @@ describe("page sections", () => {
   it("the header links to the four anchors and Book Now to #contact", () => {
     render(<Header studioName="Test Studio" />);
     const nav = screen.getAllByRole("navigation", { name: "Main" })[0]!;
-    expect(within(nav).getAllByRole("link").map((a) => a.getAttribute("href"))).toEqual(navigation.map((n) => n.href));
+    expect(
+      within(nav)
+        .getAllByRole("link")
+        .map((a) => a.getAttribute("href")),
+    ).toEqual(navigation.map((n) => n.href));
     expect(screen.getByRole("link", { name: "Book Now" })).toHaveAttribute("href", "#contact");
   });
 

@@ -12,6 +12,6 @@ const ID = "critical-css";
 
 export function InlineStyles() {
   const fromServer = useContext(CriticalCssContext);
-  const css = fromServer ?? (typeof document !== "undefined" ? document.getElementById(ID)?.innerHTML ?? "" : "");
+  const css = fromServer ?? (typeof document !== "undefined" ? (document.getElementById(ID)?.innerHTML ?? "") : "");
   return <style id={ID} dangerouslySetInnerHTML={{ __html: css }} suppressHydrationWarning />;
 }

@@ -24,10 +24,7 @@ export function documentHeaders(
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
-  headers.set(
-    "Permissions-Policy",
-    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
-  );
+  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()");
   headers.set("Cache-Control", CACHE_CONTROL[cache]);
   // remix-serve compresses: caches must keep the gzip, brotli and plain copies apart.
   headers.set("Vary", "Accept-Encoding");

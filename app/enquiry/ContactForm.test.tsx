@@ -39,7 +39,12 @@ describe("ContactForm", () => {
   });
 
   it("shows the spec's toast and makes no call when a required field is blank", async () => {
-    render(<><ContactForm {...props} /><ToastViewport /></>);
+    render(
+      <>
+        <ContactForm {...props} />
+        <ToastViewport />
+      </>,
+    );
     fireEvent.change(screen.getByLabelText("Name"), { target: { value: "   " } });
     fireEvent.submit(screen.getByRole("button", { name: "Send Message" }).closest("form")!);
     expect(await screen.findByText("Please fill in all required fields")).toBeInTheDocument();

@@ -84,7 +84,8 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     );
   };
 
-  const fieldsOf = (form: HTMLFormElement) => CONTACT_FIELDS.map((f) => form.elements.namedItem(f) as HTMLInputElement | HTMLTextAreaElement);
+  const fieldsOf = (form: HTMLFormElement) =>
+    CONTACT_FIELDS.map((f) => form.elements.namedItem(f) as HTMLInputElement | HTMLTextAreaElement);
   const focusField = (field: ContactField | undefined) => {
     if (field) formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(fieldId(field))}`)?.focus();
   };
@@ -137,7 +138,12 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     } else {
       console.error("Error sending contact message:", error ?? sent.status);
     }
-    notify("destructive", toasts.failure.title, <FailureText studioEmail={studioEmail} />, fill(toasts.failure.text, { email: studioEmail }));
+    notify(
+      "destructive",
+      toasts.failure.title,
+      <FailureText studioEmail={studioEmail} />,
+      fill(toasts.failure.text, { email: studioEmail }),
+    );
   };
 
   // Lengths count characters a person sees (code points), as the contract and the database do; the
@@ -169,7 +175,11 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
           {contactForm.labels[name]}
           {required ? null : <span className={styles.optional}> {contactForm.optional}</span>}
         </label>
-        {kind === "textarea" ? <textarea {...common} rows={5} /> : <input {...common} type={name === "email" ? "email" : "text"} autoComplete={autoComplete[name]} />}
+        {kind === "textarea" ? (
+          <textarea {...common} rows={5} />
+        ) : (
+          <input {...common} type={name === "email" ? "email" : "text"} autoComplete={autoComplete[name]} />
+        )}
         {error ? (
           <p id={errorId(name)} className={styles.error}>
             {error}

@@ -21,5 +21,4 @@ describe("the contact section", () => {
     expect(social.getAttribute("rel")).toContain("noopener");
     expect(screen.getByText("Monday - Sunday: 24 Hours")).toBeInTheDocument();
   });
-
 });

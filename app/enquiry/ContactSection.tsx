@@ -17,21 +17,12 @@ export function ContactSection({ studio, publicEnv, outcome }: Props) {
   const { formCard, touchCard, hoursCard } = contactSection;
   const { street, locality, region, postalCode } = studio.address;
   return (
-    <Section
-      name="contact"
-      heading={contactSection.heading}
-      intro={contactSection.subtitle}
-      className={styles.band}
-    >
+    <Section name="contact" heading={contactSection.heading} intro={contactSection.subtitle} className={styles.band}>
       <div className={styles.layout}>
         <div className={`${card} ${styles.formCard}`}>
           <h3 className={styles.cardTitle}>{formCard.title}</h3>
           <p className={styles.cardDescription}>{formCard.description}</p>
-          <ContactForm
-            studioEmail={studio.email}
-            publicEnv={publicEnv}
-            outcome={outcome}
-          />
+          <ContactForm studioEmail={studio.email} publicEnv={publicEnv} outcome={outcome} />
         </div>
         <div className={styles.aside}>
           <div className={card}>
@@ -54,16 +45,9 @@ export function ContactSection({ studio, publicEnv, outcome }: Props) {
               <div>
                 <dt className={styles.factTerm}>{touchCard.socialLabel}</dt>
                 <dd>
-                  <a
-                    href={studio.socialUrl}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                  >
+                  <a href={studio.socialUrl} target="_blank" rel="noopener noreferrer">
                     {studio.socialLabel}
-                    <span className={visuallyHidden}>
-                      {" "}
-                      (opens in a new tab)
-                    </span>
+                    <span className={visuallyHidden}> (opens in a new tab)</span>
                   </a>
                 </dd>
               </div>

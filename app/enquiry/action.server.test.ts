@@ -58,7 +58,9 @@ describe("the no-JS door", () => {
   });
 
   it("reads percent-encoded UTF-8 and a charset=utf-8 type", async () => {
-    const { outcome } = await post("name=Zo%C3%AB&email=&projectTitle=EP", { "content-type": "application/x-www-form-urlencoded; charset=UTF-8" });
+    const { outcome } = await post("name=Zo%C3%AB&email=&projectTitle=EP", {
+      "content-type": "application/x-www-form-urlencoded; charset=UTF-8",
+    });
     expect(outcome).toEqual({ status: "missing", values: { name: "Zoë", email: "", projectTitle: "EP", projectDetails: "" } });
   });
 });

@@ -15,8 +15,13 @@ describe("deferred hydration (browser half)", () => {
       `<script type="${DEFERRED_TYPES.script}">window.__remixContext = {};</script>` +
       `<script type="${DEFERRED_TYPES.module}">import("/build/a.js");</script>`;
     const appended: HTMLScriptElement[] = [];
-    const append = vi.spyOn(document.head, "append").mockImplementation((...nodes) => void appended.push(...(nodes as HTMLScriptElement[])));
-    hydrateOnIntent(INTENT_EVENTS, INTENT_ATTRIBUTE, DEFERRED_REL, DEFERRED_TYPES, { inputState: "__noInputStateInThisTest", quietMs: 700 });
+    const append = vi
+      .spyOn(document.head, "append")
+      .mockImplementation((...nodes) => void appended.push(...(nodes as HTMLScriptElement[])));
+    hydrateOnIntent(INTENT_EVENTS, INTENT_ATTRIBUTE, DEFERRED_REL, DEFERRED_TYPES, {
+      inputState: "__noInputStateInThisTest",
+      quietMs: 700,
+    });
     return { appended, append };
   }
   const fire = (id: string, type: string) => document.getElementById(id)!.dispatchEvent(new Event(type, { bubbles: true }));
@@ -37,7 +42,10 @@ describe("deferred hydration (browser half)", () => {
     const { appended } = page();
     fire("name", "focusin");
     fire("name", "keydown");
-    expect([...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((l) => l.getAttribute("href"))).toEqual(["/build/a.js", "/build/b.js"]);
+    expect([...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((l) => l.getAttribute("href"))).toEqual([
+      "/build/a.js",
+      "/build/b.js",
+    ]);
     expect(document.querySelectorAll(`link[${DEFERRED_REL}]`)).toHaveLength(0);
     expect(appended.map((s) => [s.type, s.textContent])).toEqual([
       ["", "window.__remixContext = {};"],

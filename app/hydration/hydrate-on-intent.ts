@@ -35,7 +35,13 @@ export const QUIET_MS = 700;
 
 type Quiet = { inputState: string; quietMs: number };
 
-export function hydrateOnIntent(events: readonly string[], intentAttribute: string, relAttribute: string, types: typeof DEFERRED_TYPES, quiet: Quiet) {
+export function hydrateOnIntent(
+  events: readonly string[],
+  intentAttribute: string,
+  relAttribute: string,
+  types: typeof DEFERRED_TYPES,
+  quiet: Quiet,
+) {
   const options = { capture: true, passive: true } as const;
   const start = (event: Event) => {
     if (!(event.target instanceof Element) || !event.target.closest(`[${intentAttribute}]`)) return;
@@ -64,13 +70,18 @@ export function hydrateOnIntent(events: readonly string[], intentAttribute: stri
     // working no-JavaScript page.
     run(document.querySelector<HTMLScriptElement>(`script[type="${types.script}"]`));
     const bootstrap = document.querySelector<HTMLScriptElement>(`script[type="${types.module}"]`);
-    const input = (window as unknown as Record<string, { pointers: Set<number>; keys: Set<string>; last: number } | undefined>)[quiet.inputState];
+    const input = (window as unknown as Record<string, { pointers: Set<number>; keys: Set<string>; last: number } | undefined>)[
+      quiet.inputState
+    ];
     const busy = () => !!input && (input.pointers.size > 0 || input.keys.size > 0 || performance.now() - input.last < quiet.quietMs);
     const next = () => {
       if (busy()) return void setTimeout(next, 100);
       const chunk = chunks.shift();
       if (chunk === undefined) return run(bootstrap);
-      import(chunk).then(() => setTimeout(next, 0), () => run(bootstrap));
+      import(chunk).then(
+        () => setTimeout(next, 0),
+        () => run(bootstrap),
+      );
     };
     next();
   };

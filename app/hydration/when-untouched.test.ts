@@ -10,7 +10,9 @@ describe("whenUntouched: a moment when no tap or key press is under way", () => 
   afterEach(() => vi.useRealTimers());
 
   const fire = (type: string, init: PointerEventInit & KeyboardEventInit = {}) =>
-    window.dispatchEvent(type.startsWith("key") ? new KeyboardEvent(type, { code: "Space", ...init }) : new PointerEvent(type, { pointerId: 1, ...init }));
+    window.dispatchEvent(
+      type.startsWith("key") ? new KeyboardEvent(type, { code: "Space", ...init }) : new PointerEvent(type, { pointerId: 1, ...init }),
+    );
 
   it("runs once when nothing happens", async () => {
     const callback = vi.fn();

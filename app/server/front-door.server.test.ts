@@ -42,18 +42,27 @@ describe("the front door: one URL per document", () => {
   });
 
   it("refuses methods the site does not serve", () => {
-    for (const method of ["PUT", "DELETE", "OPTIONS", "TRACE", "PATCH", "PROPFIND"]) expect(door(request(method, "/"))).toEqual({ kind: "method-not-allowed" });
+    for (const method of ["PUT", "DELETE", "OPTIONS", "TRACE", "PATCH", "PROPFIND"])
+      expect(door(request(method, "/"))).toEqual({ kind: "method-not-allowed" });
   });
 
   it("any path: the canonical form is canonical, starts with one slash, and never names another host", () => {
-    const segment = fc.oneof(fc.constantFrom("", ".", "..", "%2e", "%2F", "a", "index", "robots.txt"), fc.string({ maxLength: 6 }).filter((s) => !s.includes("/") && !s.includes("?")));
+    const segment = fc.oneof(
+      fc.constantFrom("", ".", "..", "%2e", "%2F", "a", "index", "robots.txt"),
+      fc.string({ maxLength: 6 }).filter((s) => !s.includes("/") && !s.includes("?")),
+    );
     fc.assert(
       fc.property(fc.array(segment, { maxLength: 12 }), (segments) => {
         const canonical = canonicalPath(`/${segments.join("/")}`);
         expect(canonical.startsWith("/")).toBe(true);
         expect(canonical.startsWith("//")).toBe(false);
         expect(canonicalPath(canonical)).toBe(canonical);
-        expect(canonical.split("/").slice(1).every((s) => s !== "" && s !== "." && s !== "..") || canonical === "/").toBe(true);
+        expect(
+          canonical
+            .split("/")
+            .slice(1)
+            .every((s) => s !== "" && s !== "." && s !== "..") || canonical === "/",
+        ).toBe(true);
       }),
       { numRuns: 2000 },
     );

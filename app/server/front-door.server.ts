@@ -32,7 +32,10 @@ export type Verdict = { kind: "pass" } | { kind: "redirect"; location: string } 
  * Decides about `request` and rewrites its headers in place (the two headers above). `siteOrigin` is
  * the origin of SITE_URL.
  */
-export function frontDoor(request: IncomingMessage, { siteOrigin, trustProxy }: { siteOrigin: string; trustProxy: SiteConfig["trustProxy"] }): Verdict {
+export function frontDoor(
+  request: IncomingMessage,
+  { siteOrigin, trustProxy }: { siteOrigin: string; trustProxy: SiteConfig["trustProxy"] },
+): Verdict {
   const headers = request.headers;
   delete headers[CLIENT_ADDRESS_HEADER];
   delete headers[CROSS_SITE_HEADER];
@@ -50,7 +53,7 @@ export function frontDoor(request: IncomingMessage, { siteOrigin, trustProxy }: 
   headers[CLIENT_ADDRESS_HEADER] = proxyAddr(request, trustProxy.isTrusted) ?? "";
   if (UNSAFE_METHODS.has(method)) {
     const host = trustProxy.isTrusted(request.socket.remoteAddress ?? "", 0)
-      ? firstValue(headers["x-forwarded-host"]) ?? headers.host
+      ? (firstValue(headers["x-forwarded-host"]) ?? headers.host)
       : headers.host;
     headers[CROSS_SITE_HEADER] = isSameSite(headers.origin, headers["sec-fetch-site"], { siteOrigin, host }) ? "0" : "1";
     delete headers.origin;

@@ -35,7 +35,9 @@ async function check(supabaseUrl: string, relaySecret: string | undefined): Prom
     });
     const body = (await response.json().catch(() => ({}))) as { status?: string; relay?: "recognised" | "refused" };
     if (body.relay === "refused" && !(last.state === "answered" && last.relay === "refused")) {
-      console.error("The function does not recognise this site's ENQUIRY_RELAY_SECRET: no-JavaScript enquiries fail. Set the same value on both.");
+      console.error(
+        "The function does not recognise this site's ENQUIRY_RELAY_SECRET: no-JavaScript enquiries fail. Set the same value on both.",
+      );
     }
     return { state: "answered", checkedAt, status: body.status === "ok" ? "ok" : "error", relay: body.relay ?? "not-sent" };
   } catch (error) {

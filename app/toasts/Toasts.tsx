@@ -44,7 +44,11 @@ export async function showToast(tone: Tone, title: string, text: ReactNode, plai
 }
 
 export function ToastViewport() {
-  const mounted = useSyncExternalStore(subscribe, () => wanted, () => false);
+  const mounted = useSyncExternalStore(
+    subscribe,
+    () => wanted,
+    () => false,
+  );
   return mounted ? (
     <Suspense fallback={null}>
       <ToastRack />

@@ -9,15 +9,31 @@ const name = process.argv[2] ?? "Lakeshore Sound Studio";
 const esc = (s) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const bars = `<rect x="2" y="12" width="4" height="10" rx="2"/><rect x="8" y="6" width="4" height="16" rx="2"/><rect x="14" y="2" width="4" height="20" rx="2"/><rect x="20" y="9" width="4" height="13" rx="2"/>`;
-const icon = (size, pad) => `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="${-pad} ${-pad} ${28 + pad * 2} ${28 + pad * 2}"><rect x="${-pad}" y="${-pad}" width="${28 + pad * 2}" height="${28 + pad * 2}" rx="${pad + 4}" fill="#0f0e13"/><g fill="#f4a93b" transform="translate(1 2)">${bars}</g></svg>`;
+const icon = (size, pad) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="${-pad} ${-pad} ${28 + pad * 2} ${28 + pad * 2}"><rect x="${-pad}" y="${-pad}" width="${28 + pad * 2}" height="${28 + pad * 2}" rx="${pad + 4}" fill="#0f0e13"/><g fill="#f4a93b" transform="translate(1 2)">${bars}</g></svg>`;
 
 writeFileSync(path.join(out, "favicon.svg"), icon(32, 2));
-await sharp(Buffer.from(icon(32, 2))).resize(32, 32).png().toFile(path.join(out, "favicon-32.png"));
-await sharp(Buffer.from(icon(180, 6))).resize(180, 180).png().toFile(path.join(out, "apple-touch-icon.png"));
-await sharp(Buffer.from(icon(192, 6))).resize(192, 192).png().toFile(path.join(out, "icon-192.png"));
-await sharp(Buffer.from(icon(512, 6))).resize(512, 512).png().toFile(path.join(out, "icon-512.png"));
+await sharp(Buffer.from(icon(32, 2)))
+  .resize(32, 32)
+  .png()
+  .toFile(path.join(out, "favicon-32.png"));
+await sharp(Buffer.from(icon(180, 6)))
+  .resize(180, 180)
+  .png()
+  .toFile(path.join(out, "apple-touch-icon.png"));
+await sharp(Buffer.from(icon(192, 6)))
+  .resize(192, 192)
+  .png()
+  .toFile(path.join(out, "icon-192.png"));
+await sharp(Buffer.from(icon(512, 6)))
+  .resize(512, 512)
+  .png()
+  .toFile(path.join(out, "icon-512.png"));
 // Browsers still ask for /favicon.ico; without it the 404 route answers and logs an error.
-await sharp(Buffer.from(icon(48, 2))).resize(48, 48).png().toFile(path.join(out, "favicon.ico"));
+await sharp(Buffer.from(icon(48, 2)))
+  .resize(48, 48)
+  .png()
+  .toFile(path.join(out, "favicon.ico"));
 
 const og = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630">
 <defs><radialGradient id="g" cx="0.85" cy="0" r="0.9"><stop offset="0" stop-color="#f4a93b" stop-opacity="0.35"/><stop offset="1" stop-color="#f4a93b" stop-opacity="0"/></radialGradient></defs>

@@ -15,8 +15,14 @@ for (const file of sources) {
   for (const width of WIDTHS) {
     const height = Math.round((width * 3) / 4);
     const image = sharp(path.join(root, "source", file), { density: 144 }).resize(width, height, { fit: "cover" });
-    await image.clone().avif({ quality: 50, effort: 6 }).toFile(path.join(root, `${name}-${width}.avif`));
-    await image.clone().webp({ quality: 72 }).toFile(path.join(root, `${name}-${width}.webp`));
+    await image
+      .clone()
+      .avif({ quality: 50, effort: 6 })
+      .toFile(path.join(root, `${name}-${width}.avif`));
+    await image
+      .clone()
+      .webp({ quality: 72 })
+      .toFile(path.join(root, `${name}-${width}.webp`));
   }
   console.log(`${name}: ${WIDTHS.join(", ")} px`);
 }

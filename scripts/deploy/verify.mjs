@@ -12,7 +12,15 @@ import { parseArgs } from "node:util";
 
 const ENQUIRY_HEADERS = ["authorization", "x-client-info", "apikey", "content-type", "idempotency-key", "x-form-fill-ms", "x-form-trap"];
 /** The headers that name a caller on some platform or proxy (send-contact-email/client-address.ts). */
-const ADDRESS_HEADERS = ["cf-connecting-ip", "true-client-ip", "x-real-ip", "x-forwarded-for", "forwarded", "x-envoy-external-address", "x-client-ip"];
+const ADDRESS_HEADERS = [
+  "cf-connecting-ip",
+  "true-client-ip",
+  "x-real-ip",
+  "x-forwarded-for",
+  "forwarded",
+  "x-envoy-external-address",
+  "x-client-ip",
+];
 const LIST_HEADERS = new Set(["x-forwarded-for", "forwarded"]);
 const SCHEDULE_MAX_AGE_SECONDS = 15 * 60;
 
@@ -44,7 +52,8 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
     page = await request(`${siteUrl}/`, { headers: { "accept-encoding": "gzip" } });
     const html = await page.clone().text();
     if (page.status !== 200) return fail(`GET / answered ${page.status}`);
-    if (!html.includes("Let&#x27;s Create Together") && !html.includes("Let's Create Together")) return fail("the page does not hold the contact section");
+    if (!html.includes("Let&#x27;s Create Together") && !html.includes("Let's Create Together"))
+      return fail("the page does not hold the contact section");
     return `200, ${html.length} characters`;
   });
   if (!page) return results;
@@ -78,7 +87,8 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
 
   await check("/ is public-cacheable, with an ETag that revalidates to 304", async () => {
     const cacheControl = headers.get("cache-control") ?? "";
-    if (!/\bpublic\b/.test(cacheControl) || !/s-maxage=\d+/.test(cacheControl)) return fail(`Cache-Control is "${cacheControl}" (a CDN would not keep it)`);
+    if (!/\bpublic\b/.test(cacheControl) || !/s-maxage=\d+/.test(cacheControl))
+      return fail(`Cache-Control is "${cacheControl}" (a CDN would not keep it)`);
     const etag = headers.get("etag");
     if (!etag) return fail("no ETag");
     const again = await request(`${siteUrl}/`, { headers: { "if-none-match": etag } });
@@ -97,10 +107,16 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
   await check("the function allows the CORS preflight from the site's origin, with the headers the browser sends", async () => {
     const preflight = await request(functionUrl, {
       method: "OPTIONS",
-      headers: { origin: siteOrigin, "access-control-request-method": "POST", "access-control-request-headers": ENQUIRY_HEADERS.join(","), ...keyHeaders },
+      headers: {
+        origin: siteOrigin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": ENQUIRY_HEADERS.join(","),
+        ...keyHeaders,
+      },
     });
     const allowOrigin = preflight.headers.get("access-control-allow-origin");
-    if (allowOrigin !== siteOrigin) return fail(`Access-Control-Allow-Origin is ${allowOrigin ?? "missing"} for ${siteOrigin}: add it to the function's ALLOWED_ORIGINS`);
+    if (allowOrigin !== siteOrigin)
+      return fail(`Access-Control-Allow-Origin is ${allowOrigin ?? "missing"} for ${siteOrigin}: add it to the function's ALLOWED_ORIGINS`);
     const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase();
     const missing = ENQUIRY_HEADERS.filter((h) => !allowed.includes(h));
     if (missing.length) return fail(`Access-Control-Allow-Headers lacks ${missing.join(", ")}`);
@@ -121,7 +137,9 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
       return fail(`/health answered ${anonymous.status} ${JSON.stringify(body)}: ${why}`);
     }
     if (redeliverySecret && !details) return fail("/health is ok, but the REDELIVERY_SECRET given is not the function's");
-    return details ? `ok; database ${details.database.connection} (${details.database.ms} ms), mail by ${details.mail.transport}` : "ok (REDELIVERY_SECRET not set: no details)";
+    return details
+      ? `ok; database ${details.database.connection} (${details.database.ms} ms), mail by ${details.mail.transport}`
+      : "ok (REDELIVERY_SECRET not set: no details)";
   });
 
   await check("the site's relay is accepted by the function (a probe that stores nothing)", async () => {
@@ -134,9 +152,12 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
       if (fn?.checkedAt >= started) {
         if (fn.state === "unreachable") return fail(`the site cannot reach the function: ${fn.error}`);
         if (fn.relay === "recognised") return `the function recognises the site's ENQUIRY_RELAY_SECRET (checked ${fn.checkedAt})`;
-        return fail(`the function ${fn.relay === "refused" ? "does not recognise" : "was not sent"} the site's ENQUIRY_RELAY_SECRET: set the same value on both; no-JavaScript enquiries fail until then`);
+        return fail(
+          `the function ${fn.relay === "refused" ? "does not recognise" : "was not sent"} the site's ENQUIRY_RELAY_SECRET: set the same value on both; no-JavaScript enquiries fail until then`,
+        );
       }
-      if (Date.now() > deadline) return fail(`the site's /healthz has no fresh answer from the function (${fn?.state ?? "no function check"})`);
+      if (Date.now() > deadline)
+        return fail(`the site's /healthz has no fresh answer from the function (${fn?.state ?? "no function check"})`);
       await new Promise((r) => setTimeout(r, 1000));
     }
   });
@@ -146,13 +167,17 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
     const forged = ["198.51.100.11", "198.51.100.22"];
     const probe = async (value) => {
       const sent = Object.fromEntries(ADDRESS_HEADERS.map((h) => [h, h === "forwarded" ? `for=${value}` : value]));
-      const response = await request(`${functionUrl}/health`, { headers: { ...keyHeaders, ...sent, "x-redelivery-secret": redeliverySecret } });
+      const response = await request(`${functionUrl}/health`, {
+        headers: { ...keyHeaders, ...sent, "x-redelivery-secret": redeliverySecret },
+      });
       return (await response.json()).clientAddress.arrived;
     };
     const [a, b] = [await probe(forged[0]), await probe(forged[1])];
     const findings = ADDRESS_HEADERS.map((header) => classify(header, a[header], b[header], forged));
     const trusted = findings.find((f) => f.kind === "overwritten") ?? findings.find((f) => f.kind === "appended");
-    const summary = findings.map((f) => `${f.header}: ${f.kind}${f.kind === "appended" ? ` (${f.appended} entr${f.appended === 1 ? "y" : "ies"})` : ""}`).join("; ");
+    const summary = findings
+      .map((f) => `${f.header}: ${f.kind}${f.kind === "appended" ? ` (${f.appended} entr${f.appended === 1 ? "y" : "ies"})` : ""}`)
+      .join("; ");
     const configured = details.clientAddress.configured;
     if (!trusted) {
       const line = `none is trustworthy (${summary}): per-sender limits cannot tell visitors apart`;
@@ -167,10 +192,14 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
   await check("the redelivery schedule exists and ran recently", async () => {
     if (!redeliverySecret || !details) return skip("set REDELIVERY_SECRET in the environment to check it");
     const { scheduled, secondsSinceLastRun } = details.redelivery;
-    if (scheduled === null && !details.production) return skip("pg_cron is not installed on this database (local); the function retries after each enquiry");
-    if (scheduled !== true) return fail("pg_cron has no active send-contact-email-redeliver job: run `npm run supabase -- db push` (migration 20261124020000)");
+    if (scheduled === null && !details.production)
+      return skip("pg_cron is not installed on this database (local); the function retries after each enquiry");
+    if (scheduled !== true)
+      return fail("pg_cron has no active send-contact-email-redeliver job: run `npm run supabase -- db push` (migration 20261124020000)");
     if (secondsSinceLastRun === null || secondsSinceLastRun > SCHEDULE_MAX_AGE_SECONDS) {
-      return fail(`the last redelivery ran ${secondsSinceLastRun === null ? "never" : `${Math.round(secondsSinceLastRun / 60)} minutes ago`}: store the two Vault secrets (README) and check cron.job_run_details`);
+      return fail(
+        `the last redelivery ran ${secondsSinceLastRun === null ? "never" : `${Math.round(secondsSinceLastRun / 60)} minutes ago`}: store the two Vault secrets (README) and check cron.job_run_details`,
+      );
     }
     return `scheduled; last run ${secondsSinceLastRun} s ago`;
   });
@@ -195,7 +224,8 @@ function classify(header, first, second, forged) {
   if (a[0] === sent(forged[0]) && b[0] === sent(forged[1])) {
     if (a.length === 1) return { header, kind: "passed through" };
     // The caller's value first, then what proxies added: the same in both probes.
-    if (LIST_HEADERS.has(header) && JSON.stringify(a.slice(1)) === JSON.stringify(b.slice(1))) return { header, kind: "appended", appended: a.length - 1 };
+    if (LIST_HEADERS.has(header) && JSON.stringify(a.slice(1)) === JSON.stringify(b.slice(1)))
+      return { header, kind: "appended", appended: a.length - 1 };
     return { header, kind: "passed through" };
   }
   if (!a.includes(sent(forged[0])) && JSON.stringify(a) === JSON.stringify(b) && a.length === 1) return { header, kind: "overwritten" };
@@ -205,7 +235,9 @@ function classify(header, first, second, forged) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { site: { type: "string" }, function: { type: "string" }, "anon-key": { type: "string" } } });
   if (!values.site || !values.function) {
-    console.error("usage: npm run verify -- --site https://your-site --function https://<ref>.supabase.co/functions/v1/send-contact-email [--anon-key KEY]\n(REDELIVERY_SECRET in the environment adds the health details, the client-address probe and the schedule)");
+    console.error(
+      "usage: npm run verify -- --site https://your-site --function https://<ref>.supabase.co/functions/v1/send-contact-email [--anon-key KEY]\n(REDELIVERY_SECRET in the environment adds the health details, the client-address probe and the schedule)",
+    );
     process.exit(2);
   }
   const results = await verifyDeployment({

@@ -44,7 +44,12 @@ export async function loadTest({ total, concurrency = 20, warmup = 50, rate }) {
   const send = (i) =>
     new Promise((resolve, reject) => {
       const t0 = performance.now();
-      const body = JSON.stringify({ name: `Load ${i}`, email: `load${i}@example.com`, projectTitle: `Load test ${i}`, projectDetails: "x".repeat(500) });
+      const body = JSON.stringify({
+        name: `Load ${i}`,
+        email: `load${i}@example.com`,
+        projectTitle: `Load test ${i}`,
+        projectDetails: "x".repeat(500),
+      });
       const request = http.request(url, {
         method: "POST",
         agent,
@@ -142,7 +147,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`  latency     p50 ${result.p50} ms, p99 ${result.p99} ms`);
     console.log(`  statuses    ${JSON.stringify(result.statuses)}`);
     console.log(`  stored      ${result.rows} rows (expected ${result.warmup + result.total})`);
-    console.log(`  mails       ${result.mails} caught (expected ${(result.warmup + result.total) * 2}), ${result.pendingDeliveries} pending`);
+    console.log(
+      `  mails       ${result.mails} caught (expected ${(result.warmup + result.total) * 2}), ${result.pendingDeliveries} pending`,
+    );
     for (const line of result.pendingErrors) console.log(`              ${line}`);
   }
   const sent = result.warmup + result.total;

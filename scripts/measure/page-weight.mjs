@@ -21,7 +21,9 @@ function staticImports(file, seen) {
 
 /** JavaScript files reached from preload links and module scripts, with their sizes. */
 function jsFrom(preloads, moduleScripts) {
-  const inline = moduleScripts.flatMap((code) => [...code.matchAll(/import\("([^"]+)"\)|import \* as \w+ from "([^"]+)"/g)].map((m) => m[1] ?? m[2]));
+  const inline = moduleScripts.flatMap((code) =>
+    [...code.matchAll(/import\("([^"]+)"\)|import \* as \w+ from "([^"]+)"/g)].map((m) => m[1] ?? m[2]),
+  );
   const files = new Set();
   for (const file of [...preloads, ...inline]) staticImports(new URL(file, "http://x").pathname, files);
   return [...files].map((f) => ({ file: f, raw: local(f).length, gzip: gz(local(f)) }));
@@ -38,8 +40,7 @@ export async function pageWeight(siteUrl) {
   const css = [...text.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1]);
   const preloads = (attribute) =>
     [...text.matchAll(new RegExp(`<link ${attribute}="modulepreload"[^>]*href="([^"]+)"`, "g"))].map((m) => m[1]);
-  const modules = (type) =>
-    [...text.matchAll(new RegExp(`<script[^>]* type="${type}"[^>]*>([\\s\\S]*?)</script>`, "g"))].map((m) => m[1]);
+  const modules = (type) => [...text.matchAll(new RegExp(`<script[^>]* type="${type}"[^>]*>([\\s\\S]*?)</script>`, "g"))].map((m) => m[1]);
   const onArrival = jsFrom(preloads("rel"), modules("module"));
   const onIntent = jsFrom(preloads("data-deferred-rel"), modules("text/x-deferred-module"));
   const hasSupabase = (files) => files.some((f) => local(f.file).toString().includes("GoTrueClient"));

@@ -36,13 +36,16 @@ const collect = `
 /** The page with the site's own scripts taken out: what the same page is as plain HTML. */
 async function asPlainHtml(page, siteUrl) {
   await page.route(/\/build\/.*\.js$/, (route) => route.abort());
-  await page.route((url) => url.origin === new URL(siteUrl).origin && url.pathname === "/", async (route) => {
-    const response = await route.fetch();
-    const html = (await response.text())
-      .replace(/<script(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script>/g, "")
-      .replace(/<link data-deferred-rel="modulepreload"[^>]*>/g, "");
-    await route.fulfill({ response, body: html, headers: { ...response.headers(), "content-encoding": "" } });
-  });
+  await page.route(
+    (url) => url.origin === new URL(siteUrl).origin && url.pathname === "/",
+    async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text())
+        .replace(/<script(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script>/g, "")
+        .replace(/<link data-deferred-rel="modulepreload"[^>]*>/g, "");
+      await route.fulfill({ response, body: html, headers: { ...response.headers(), "content-encoding": "" } });
+    },
+  );
 }
 
 /** Resolves once the page stands still (a landing on an anchor scrolls there smoothly first). */
@@ -134,7 +137,9 @@ export async function visit(browser, siteUrl, scenario, variant) {
     ([tapped, window_]) => {
       const visible = (el) => !!el && el.checkVisibility();
       const answers = [...document.querySelectorAll("[id^=faq-][id$=-answer]")];
-      const longFramesWhileScrolling = window_ ? window.__vitals.longFrames.filter(([start]) => start >= window_[0] && start <= window_[1] + 250).length : 0;
+      const longFramesWhileScrolling = window_
+        ? window.__vitals.longFrames.filter(([start]) => start >= window_[0] && start <= window_[1] + 250).length
+        : 0;
       return {
         inp: window.__vitals.inp,
         cls: window.__vitals.cls,

@@ -57,10 +57,13 @@ export async function startPostgres({ port, dataDir, migrations = true, log = ()
     persistent,
     initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
     postgresFlags: [
-      "-c", "listen_addresses=127.0.0.1",
+      "-c",
+      "listen_addresses=127.0.0.1",
       // No Unix socket: nothing to clean up in /tmp, and no clash between servers on one machine.
-      "-c", "unix_socket_directories=",
-      "-c", "max_connections=200",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "max_connections=200",
       // Throw-away data in tests: no fsync. The stack's data folder keeps the safe default.
       ...(persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
     ],

@@ -12,7 +12,12 @@ export const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
 
 const KEEP_CHUNKS = 2000;
 
-export async function startProcess(name, command, args, { env = {}, port, quiet = true, cwd = ROOT, readyTimeoutMs = 60_000, openStdin = false }) {
+export async function startProcess(
+  name,
+  command,
+  args,
+  { env = {}, port, quiet = true, cwd = ROOT, readyTimeoutMs = 60_000, openStdin = false },
+) {
   // Otherwise the readiness check would mistake another program for this one.
   if (port && (await isListening(port))) throw new Error(`${name}: port ${port} is already in use`);
   // `openStdin`: a program that stops when its input ends (`remix dev` does) gets an input that never ends.

@@ -92,10 +92,18 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
       const rows = all
         .slice()
         .reverse()
-        .map((m) => `<article><h2>${esc(m.subject)}</h2><p>To ${esc(m.to)} · Reply-To ${esc(m.replyTo)} · ${esc(m.receivedAt)}</p><pre>${esc(m.text)}</pre></article>`)
+        .map(
+          (m) =>
+            `<article><h2>${esc(m.subject)}</h2><p>To ${esc(m.to)} · Reply-To ${esc(m.replyTo)} · ${esc(m.receivedAt)}</p><pre>${esc(m.text)}</pre></article>`,
+        )
         .join("<hr>");
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" });
-      return res.end(`<!doctype html><meta charset="utf-8"><title>Caught mail (${all.length})</title><style>body{font:15px system-ui;max-width:50rem;margin:2rem auto}pre{white-space:pre-wrap}</style><h1>Caught mail (${all.length})</h1>${rows || "<p>No mail yet.</p>"}`);
+      res.writeHead(200, {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+      });
+      return res.end(
+        `<!doctype html><meta charset="utf-8"><title>Caught mail (${all.length})</title><style>body{font:15px system-ui;max-width:50rem;margin:2rem auto}pre{white-space:pre-wrap}</style><h1>Caught mail (${all.length})</h1>${rows || "<p>No mail yet.</p>"}`,
+      );
     }
     res.writeHead(404);
     res.end();

@@ -7,7 +7,7 @@
 //   optionally nginx with proxy_cache in front of the site, as a CDN (cdn.mjs)
 // Used by `npm run stack` and `npm run dev` (cli.mjs), the browser tests (tests/e2e/fixtures.ts), the
 // function's tests (scripts/test/function.mjs), the load test and the bench (scripts/measure/).
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { startNginx } from "./cdn.mjs";
 import { DENO, denoEnv, FUNCTION_CONFIG, FUNCTION_DIR } from "./deno.mjs";
@@ -86,7 +86,10 @@ export async function startStack({
       stops.push(() => stack.db.stop());
     }
     if (mail) {
-      stack.mail = mail === "process" ? await startCatcherProcess(ports, quiet) : await startSmtpCatcher({ smtpPort: ports.smtp, httpPort: ports.mailUi });
+      stack.mail =
+        mail === "process"
+          ? await startCatcherProcess(ports, quiet)
+          : await startSmtpCatcher({ smtpPort: ports.smtp, httpPort: ports.mailUi });
       stops.push(() => stack.mail.stop());
     }
 
@@ -171,12 +174,21 @@ export async function startSite({ port, env, dev = false, quiet = true }) {
       openStdin: true,
     });
   }
-  if (!existsSync(path.join(ROOT, "build/index.js"))) await build(quiet);
+  if (!isProductionBuild()) await build(quiet);
   return startProcess("site", bin("remix-serve"), ["build/index.js"], {
     env: { NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     port,
     quiet,
   });
+}
+
+/**
+ * Whether build/ holds a production build. `npm run dev` writes a development build to the same place;
+ * served in production it fails on every page, so it is rebuilt first.
+ */
+export function isProductionBuild() {
+  const server = path.join(ROOT, "build/index.js");
+  return existsSync(server) && /\bmode = "production"/.test(readFileSync(server, "utf8"));
 }
 
 /** `npm run build`, waited for. */
@@ -188,10 +200,15 @@ export async function build(quiet = true) {
 
 /** The SMTP catcher in a process of its own, with the same handle as the in-process one. */
 async function startCatcherProcess(ports, quiet) {
-  const proc = await startProcess("mail", process.execPath, ["scripts/platform/smtp-catcher.mjs", String(ports.smtp), String(ports.mailUi)], {
-    port: ports.mailUi,
-    quiet,
-  });
+  const proc = await startProcess(
+    "mail",
+    process.execPath,
+    ["scripts/platform/smtp-catcher.mjs", String(ports.smtp), String(ports.mailUi)],
+    {
+      port: ports.mailUi,
+      quiet,
+    },
+  );
   const apiUrl = `http://127.0.0.1:${ports.mailUi}`;
   return {
     apiUrl,

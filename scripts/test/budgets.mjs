@@ -21,7 +21,9 @@ for (const [name, value, budget] of rows) {
   failed ||= !ok;
   console.log(`${ok ? "ok  " : "OVER"} ${name.padEnd(22)} ${kb(value).padStart(9)} of ${kb(budget)}`);
 }
-console.log(`     HTML ${kb(weight.htmlGzip)}, CSS ${kb(weight.cssGzip)} (brotli: ${kb(weight.htmlBrotli + weight.cssBrotli)}), ${weight.intentJsFiles.length} JS files on intent`);
+console.log(
+  `     HTML ${kb(weight.htmlGzip)}, CSS ${kb(weight.cssGzip)} (brotli: ${kb(weight.htmlBrotli + weight.cssBrotli)}), ${weight.intentJsFiles.length} JS files on intent`,
+);
 if (weight.containsSupabase) {
   console.log("OVER supabase-js is in the JavaScript loaded before the form is used");
   failed = true;

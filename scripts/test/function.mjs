@@ -20,10 +20,17 @@ try {
   const child = spawn(
     edge ? DENO_EDGE : DENO,
     [
-      "test", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "--config", FUNCTION_CONFIG,
+      "test",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-sys",
+      "--config",
+      FUNCTION_CONFIG,
       // deno.lock is written by the current Deno in a format Deno 2.1 cannot read.
       ...(edge ? ["--no-lock"] : []),
-      "tests/function/", ...extra,
+      "tests/function/",
+      ...extra,
     ],
     {
       cwd: ROOT,

@@ -57,11 +57,17 @@ describe("the pinned Supabase CLI, on this repo", () => {
     });
   }
 
-  for (const command of [["link", "--project-ref", PROJECT_REF], ["secrets", "set", "--env-file", "ENV", "--project-ref", PROJECT_REF, "--yes"]]) {
+  for (const command of [
+    ["link", "--project-ref", PROJECT_REF],
+    ["secrets", "set", "--env-file", "ENV", "--project-ref", PROJECT_REF, "--yes"],
+  ]) {
     test(`\`supabase ${command[0]} ${command[1]}\` accepts config.toml and stops only for want of network`, () => {
       const envFile = path.join(work, "secrets.env");
       writeFileSync(envFile, "MAIL_FROM=Studio <bookings@studio.example>\n");
-      const { status, output } = cli(command.map((a) => (a === "ENV" ? envFile : a)), OFFLINE);
+      const { status, output } = cli(
+        command.map((a) => (a === "ENV" ? envFile : a)),
+        OFFLINE,
+      );
       assert.notEqual(status, 0);
       assert.doesNotMatch(output, CONFIG_REFUSED);
       assert.match(output, /transport|network|fetch|ENOTFOUND|EAI_AGAIN|connect/i);
@@ -80,7 +86,8 @@ describe("the pinned Supabase CLI, on this repo", () => {
       assert.match(second.output, /up to date/i);
       const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
       try {
-        const [row] = await sql`select to_regclass('private.undelivered_mail') is not null as view, current_setting('server_version_num')::int / 10000 as major`;
+        const [row] =
+          await sql`select to_regclass('private.undelivered_mail') is not null as view, current_setting('server_version_num')::int / 10000 as major`;
         assert.equal(row.view, true);
         assert.equal(row.major, Number(/major_version\s*=\s*(\d+)/.exec(readFileSync(path.join(ROOT, "supabase/config.toml"), "utf8"))[1]));
       } finally {
@@ -106,7 +113,10 @@ describe("the pinned Supabase CLI, on this repo", () => {
       assert.ok(!uploaded.some((f) => f.endsWith(".test.ts")), "tests are not deployed");
     });
 
-    for (const [name, deno] of [["the edge runtime's Deno (2.1.x)", DENO_EDGE], ["the current Deno", DENO]]) {
+    for (const [name, deno] of [
+      ["the edge runtime's Deno (2.1.x)", DENO_EDGE],
+      ["the current Deno", DENO],
+    ]) {
       test(`the uploaded files alone type-check under ${name}`, () => {
         const alone = mkdtempSync(path.join(tmpdir(), "studio-upload-"));
         try {

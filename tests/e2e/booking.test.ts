@@ -188,7 +188,13 @@ test.describe("booking form (JavaScript on)", () => {
     // Tab from the top of the page to Book Now.
     for (let i = 0; i < 10; i++) {
       await page.keyboard.press("Tab");
-      if (await page.getByRole("banner").getByRole("link", { name: "Book Now" }).evaluate((el) => el === document.activeElement)) break;
+      if (
+        await page
+          .getByRole("banner")
+          .getByRole("link", { name: "Book Now" })
+          .evaluate((el) => el === document.activeElement)
+      )
+        break;
     }
     await expect(page.getByRole("banner").getByRole("link", { name: "Book Now" })).toBeFocused();
     await page.keyboard.press("Enter");
@@ -320,7 +326,10 @@ test.describe("booking form (JavaScript off)", () => {
     expect((await post({ headers: { "content-type": "application/x-www-form-urlencoded" }, data: "" })).status(), "empty form").toBe(400);
     // Another site's post, a sandboxed frame's (Origin: null) and one a browser marks cross-site: the
     // form's 403 page (the front door answers before Remix's own check could answer a bare 500).
-    for (const headers of [{ origin: "https://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }] as Record<string, string>[]) {
+    for (const headers of [{ origin: "https://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }] as Record<
+      string,
+      string
+    >[]) {
       const title = `CSRF ${unique()}`;
       const crossSite = await post({ headers, form: { name: "Ada", email: "a@example.com", projectTitle: title } });
       expect(crossSite.status(), JSON.stringify(headers)).toBe(403);
@@ -328,7 +337,10 @@ test.describe("booking form (JavaScript off)", () => {
       expect(await stack.db`select id from contact_enquiries where project_title = ${title}`, "nothing stored").toHaveLength(0);
     }
     const started = Date.now();
-    const huge = await post({ headers: { "content-type": "application/x-www-form-urlencoded" }, data: `name=${"x".repeat(20 * 1024 * 1024)}` });
+    const huge = await post({
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      data: `name=${"x".repeat(20 * 1024 * 1024)}`,
+    });
     expect(huge.status(), "20 MB").toBe(413);
     expect(Date.now() - started).toBeLessThan(10_000);
   });

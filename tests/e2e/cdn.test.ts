@@ -29,7 +29,11 @@ test.describe("behind a shared cache (nginx proxy_cache)", () => {
     }
   });
 
-  test("the cached page hydrates with no CSP violation and sends an enquiry that is stored once", async ({ page, stack, consoleErrors }) => {
+  test("the cached page hydrates with no CSP violation and sends an enquiry that is stored once", async ({
+    page,
+    stack,
+    consoleErrors,
+  }) => {
     const cdn = await stack.startCdn();
     try {
       await page.addInitScript(() => {

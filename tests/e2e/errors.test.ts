@@ -41,13 +41,21 @@ test.describe("router error screen", () => {
 
   test("shows the message of a thrown error", async ({ page, consoleErrors }) => {
     await page.goto("/missing");
-    await page.waitForFunction(() => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized);
+    await page.waitForFunction(
+      () => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized,
+    );
     // The next client navigation's data request fails on the server with an error.
     await page.route(/_data=/, (route) =>
-      route.fulfill({ status: 500, headers: { "X-Remix-Error": "yes", "Content-Type": "application/json" }, body: JSON.stringify({ message: "Studio database unreachable" }) }),
+      route.fulfill({
+        status: 500,
+        headers: { "X-Remix-Error": "yes", "Content-Type": "application/json" },
+        body: JSON.stringify({ message: "Studio database unreachable" }),
+      }),
     );
     // A client navigation to another page with a loader (the home page has none: it is the same for everyone).
-    await page.evaluate(() => (window as unknown as { __remixRouter: { navigate(to: string): void } }).__remixRouter.navigate("/also-missing"));
+    await page.evaluate(() =>
+      (window as unknown as { __remixRouter: { navigate(to: string): void } }).__remixRouter.navigate("/also-missing"),
+    );
     await expect(page.getByRole("heading", { name: errorScreen.title })).toBeVisible();
     await expect(page.getByText("Studio database unreachable")).toBeVisible();
     consoleErrors.length = 0;

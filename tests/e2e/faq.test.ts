@@ -154,7 +154,10 @@ test.describe("a visitor on a slow phone", () => {
     });
   }
 
-  test("a tap on a question as the first input opens it, and it stays open through hydration; after hydration too", async ({ page, consoleErrors }) => {
+  test("a tap on a question as the first input opens it, and it stays open through hydration; after hydration too", async ({
+    page,
+    consoleErrors,
+  }) => {
     await slowPhone(page);
     for (let run = 0; run < RUNS; run++) {
       await page.goto(`/?run=${run}#faq`, { waitUntil: "load" });

@@ -80,7 +80,9 @@ export async function takeConsoleErrors(errors: string[], pattern: RegExp) {
 
 /** True once React has hydrated the page and Remix's router is running. */
 export function isHydrated(page: Page) {
-  return page.evaluate(() => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true);
+  return page.evaluate(
+    () => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true,
+  );
 }
 
 /**
@@ -88,7 +90,9 @@ export function isHydrated(page: Page) {
  * focus entering the form, sent as an event so that focus and scrolling stay where they are.
  */
 export async function startHydration(page: Page) {
-  await page.evaluate(() => document.querySelector("[data-hydrate-on-intent]")!.dispatchEvent(new FocusEvent("focusin", { bubbles: true })));
+  await page.evaluate(() =>
+    document.querySelector("[data-hydrate-on-intent]")!.dispatchEvent(new FocusEvent("focusin", { bubbles: true })),
+  );
 }
 
 /** Hydrated, and the FAQ taken over by the Radix accordion (it waits for a moment nobody touches it). */
@@ -99,6 +103,8 @@ export async function isSettled(page: Page) {
 /** Starts hydration (startHydration), then waits until React has hydrated the page and the FAQ is Radix's. */
 export async function hydrated(page: Page) {
   await startHydration(page);
-  await page.waitForFunction(() => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true);
+  await page.waitForFunction(
+    () => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true,
+  );
   await page.waitForSelector("#faq [data-orientation] [data-state=closed]", { state: "attached" });
 }

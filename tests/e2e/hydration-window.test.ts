@@ -24,7 +24,11 @@ test.describe("input across the hydration window, on a slow phone", () => {
   test.setTimeout(240_000);
 
   for (const cpu of [4, 8]) {
-    test(`CPU ×${cpu}: a tap on the FAQ, the menu or Book Now, typing and sending each act exactly once, at any moment`, async ({ browser, stack, baseURL }) => {
+    test(`CPU ×${cpu}: a tap on the FAQ, the menu or Book Now, typing and sending each act exactly once, at any moment`, async ({
+      browser,
+      stack,
+      baseURL,
+    }) => {
       let visit = 0;
       /** A fresh phone tab on the page, slowed; hydration starts at t = 0 (the visitor starts on the form). */
       const open = async (hash = "") => {
@@ -47,14 +51,19 @@ test.describe("input across the hydration window, on a slow phone", () => {
       test.info().annotations.push({ type: "hydration window", description: `CPU ×${cpu}: ${windowMs} ms` });
 
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...SWEPT), fc.integer({ min: 0, max: Math.round(windowMs * 1.2) }), fc.integer({ min: 40, max: 400 }), async (control, atMs, holdMs) => {
-          const { page, context } = await open(control === "faq" ? "#faq" : "");
-          try {
-            await act(page, control, atMs, holdMs, stack.db);
-          } finally {
-            await context.close();
-          }
-        }),
+        fc.asyncProperty(
+          fc.constantFrom(...SWEPT),
+          fc.integer({ min: 0, max: Math.round(windowMs * 1.2) }),
+          fc.integer({ min: 40, max: 400 }),
+          async (control, atMs, holdMs) => {
+            const { page, context } = await open(control === "faq" ? "#faq" : "");
+            try {
+              await act(page, control, atMs, holdMs, stack.db);
+            } finally {
+              await context.close();
+            }
+          },
+        ),
         { numRuns: RUNS_PER_PROFILE, endOnFailure: true },
       );
     });
@@ -163,7 +172,9 @@ async function act(page: Page, control: Control, atMs: number, holdMs: number, d
       await tap(page, "#contact form button[type=submit]", holdMs);
       // Sent once, by whichever door was there at that moment: the browser's (a toast) or the form's post (a notice).
       await expect(page.locator("[data-tone=success], #contact [role=status]").first(), where).toContainText(toasts.success.title);
-      await expect.poll(async () => (await db`select id from contact_enquiries where project_title = ${title}`).length, { message: where }).toBe(1);
+      await expect
+        .poll(async () => (await db`select id from contact_enquiries where project_title = ${title}`).length, { message: where })
+        .toBe(1);
       await page.waitForTimeout(300);
       expect(await db`select id from contact_enquiries where project_title = ${title}`, where).toHaveLength(1);
       break;

@@ -28,7 +28,10 @@ test.describe("hydration when the visitor starts on the form", () => {
     void consoleErrors;
   });
 
-  test("scrolling, pointer moves, keys, the menu, Book Now and FAQ taps fetch nothing: each works as plain HTML", async ({ page, consoleErrors }) => {
+  test("scrolling, pointer moves, keys, the menu, Book Now and FAQ taps fetch nothing: each works as plain HTML", async ({
+    page,
+    consoleErrors,
+  }) => {
     const modules = moduleRequests(page);
     await page.goto("/", { waitUntil: "load" });
     await page.mouse.move(20, 20);
@@ -53,10 +56,13 @@ test.describe("hydration when the visitor starts on the form", () => {
 
   for (const [intent, act] of [
     ["a tap on a field", (page: Page) => page.locator("#contact form").getByLabel("Name").click()],
-    ["a key on a focused field", async (page: Page) => {
-      await page.locator("#contact form").getByLabel("Email").focus();
-      await page.keyboard.press("a");
-    }],
+    [
+      "a key on a focused field",
+      async (page: Page) => {
+        await page.locator("#contact form").getByLabel("Email").focus();
+        await page.keyboard.press("a");
+      },
+    ],
   ] as const) {
     test(`${intent} in the form loads the modules and hydrates; the FAQ becomes Radix's accordion`, async ({ page, consoleErrors }) => {
       const modules = moduleRequests(page);

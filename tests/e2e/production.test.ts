@@ -91,7 +91,9 @@ test.describe("SEO and sharing", () => {
     expect(await meta('meta[property="og:image"]')).toBe(`${stack.siteUrl}/og-image.png`);
     expect(await meta('meta[name="twitter:card"]')).toBe("summary_large_image");
     expect(await meta('meta[name="theme-color"]')).toBe("#0f0e13");
-    for (const href of await page.locator('link[rel~="icon"], link[rel="apple-touch-icon"], link[rel="manifest"]').evaluateAll((els) => els.map((el) => el.getAttribute("href")!))) {
+    for (const href of await page
+      .locator('link[rel~="icon"], link[rel="apple-touch-icon"], link[rel="manifest"]')
+      .evaluateAll((els) => els.map((el) => el.getAttribute("href")!))) {
       expect((await request.get(href)).status(), href).toBe(200);
     }
     expect((await request.get("/og-image.png")).headers()["content-type"]).toBe("image/png");

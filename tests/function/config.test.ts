@@ -38,32 +38,71 @@ test("the hosted platform is production (SB_REGION); a real-looking configuratio
 const refused: [string, Record<string, string | undefined>, RegExp][] = [
   ["a missing database URL", { SUPABASE_DB_URL: undefined, DB_POOLER_URL: undefined }, /^SUPABASE_DB_URL is required/],
   ["a missing Resend key", { RESEND_API_KEY: undefined }, /^RESEND_API_KEY is required with MAIL_TRANSPORT=resend/],
-  ["no Resend key and no transport named (the old fallback to SMTP on 127.0.0.1)", { RESEND_API_KEY: undefined, MAIL_TRANSPORT: undefined }, /^RESEND_API_KEY is required/],
+  [
+    "no Resend key and no transport named (the old fallback to SMTP on 127.0.0.1)",
+    { RESEND_API_KEY: undefined, MAIL_TRANSPORT: undefined },
+    /^RESEND_API_KEY is required/,
+  ],
   ["the .env.example Resend key", { RESEND_API_KEY: "re_xxxxxxxx" }, /^RESEND_API_KEY is not a Resend API key/],
-  ["a missing webhook secret", { RESEND_WEBHOOK_SECRET: undefined }, /^RESEND_WEBHOOK_SECRET is required: without it, mail Resend accepts and then bounces is never seen/],
-  ["SMTP to this machine", { MAIL_TRANSPORT: "smtp", SMTP_HOST: "127.0.0.1", SMTP_PORT: "54325" }, /^MAIL_TRANSPORT smtp to this machine cannot work on the hosted platform/],
+  [
+    "a missing webhook secret",
+    { RESEND_WEBHOOK_SECRET: undefined },
+    /^RESEND_WEBHOOK_SECRET is required: without it, mail Resend accepts and then bounces is never seen/,
+  ],
+  [
+    "SMTP to this machine",
+    { MAIL_TRANSPORT: "smtp", SMTP_HOST: "127.0.0.1", SMTP_PORT: "54325" },
+    /^MAIL_TRANSPORT smtp to this machine cannot work on the hosted platform/,
+  ],
   ["SMTP on a blocked port", { MAIL_TRANSPORT: "smtp", SMTP_HOST: "smtp.mailhost.ca", SMTP_PORT: "587" }, /^SMTP_PORT 587 is blocked/],
   ["an unknown transport", { MAIL_TRANSPORT: "pigeon" }, /^MAIL_TRANSPORT must be "resend" or "smtp"/],
   ["a sender at an example domain", { MAIL_FROM: "Studio <bookings@studio.example>" }, /^MAIL_FROM is at a documentation domain/],
   ["a missing inbox", { STUDIO_INBOX: undefined }, /^STUDIO_INBOX is required/],
   ["an inbox at an example domain", { STUDIO_INBOX: "bookings@example.com" }, /^STUDIO_INBOX is at a documentation domain/],
   ["a localhost origin", { ALLOWED_ORIGINS: "http://localhost:3000" }, /^ALLOWED_ORIGINS http:\/\/localhost:3000 points at this machine/],
-  ["an example origin", { ALLOWED_ORIGINS: "https://studio.example" }, /^ALLOWED_ORIGINS https:\/\/studio.example points at this machine or a documentation domain/],
-  ["an origin with a path", { ALLOWED_ORIGINS: "https://lakeshoresound.ca/book" }, /^ALLOWED_ORIGINS "https:\/\/lakeshoresound.ca\/book" is not an origin/],
+  [
+    "an example origin",
+    { ALLOWED_ORIGINS: "https://studio.example" },
+    /^ALLOWED_ORIGINS https:\/\/studio.example points at this machine or a documentation domain/,
+  ],
+  [
+    "an origin with a path",
+    { ALLOWED_ORIGINS: "https://lakeshoresound.ca/book" },
+    /^ALLOWED_ORIGINS "https:\/\/lakeshoresound.ca\/book" is not an origin/,
+  ],
   ["the public default salt", { IP_HASH_SALT: undefined }, /^IP_HASH_SALT is required: stored client hashes could be reversed/],
   ["the placeholder salt", { IP_HASH_SALT: "change-me-to-a-long-random-string" }, /^IP_HASH_SALT is the placeholder/],
-  ["a missing redelivery secret", { REDELIVERY_SECRET: undefined }, /^REDELIVERY_SECRET is required: the scheduler cannot call \/redeliver/],
-  ["a short redelivery secret", { REDELIVERY_SECRET: "change-me-too".replace("change-me", "secret") }, /^REDELIVERY_SECRET is 10 characters long; use at least 32/],
+  [
+    "a missing redelivery secret",
+    { REDELIVERY_SECRET: undefined },
+    /^REDELIVERY_SECRET is required: the scheduler cannot call \/redeliver/,
+  ],
+  [
+    "a short redelivery secret",
+    { REDELIVERY_SECRET: "change-me-too".replace("change-me", "secret") },
+    /^REDELIVERY_SECRET is 10 characters long; use at least 32/,
+  ],
   ["a missing relay secret", { ENQUIRY_RELAY_SECRET: undefined }, /^ENQUIRY_RELAY_SECRET is required: set the same value as the site's/],
-  ["a zero window (a division by zero before)", { RATE_LIMIT_GLOBAL_WINDOW_SECONDS: "0" }, /^RATE_LIMIT_GLOBAL_WINDOW_SECONDS must be a whole number from 1 to 86400, got "0"; using 600/],
+  [
+    "a zero window (a division by zero before)",
+    { RATE_LIMIT_GLOBAL_WINDOW_SECONDS: "0" },
+    /^RATE_LIMIT_GLOBAL_WINDOW_SECONDS must be a whole number from 1 to 86400, got "0"; using 600/,
+  ],
   ["a limit that is not a number", { RATE_LIMIT_PER_CLIENT: "five" }, /^RATE_LIMIT_PER_CLIENT must be a whole number/],
-  ["a redelivery budget over what the scheduler waits", { REDELIVERY_BUDGET_MS: "90000" }, /^REDELIVERY_BUDGET_MS must be a whole number from 11000 to 50000/],
+  [
+    "a redelivery budget over what the scheduler waits",
+    { REDELIVERY_BUDGET_MS: "90000" },
+    /^REDELIVERY_BUDGET_MS must be a whole number from 11000 to 50000/,
+  ],
   ["a header name that is not one", { CLIENT_IP_HEADER: "x forwarded for" }, /^CLIENT_IP_HEADER "x forwarded for" is not a header name/],
 ];
 for (const [what, env, message] of refused) {
   test(`on the hosted platform, ${what} is named: ${message.source.split(" ")[0]!.replace("^", "")}`, () => {
     const found = problemsOf(env);
-    assert.ok(found.some((p) => message.test(p)), `${JSON.stringify(found)} has no ${message}`);
+    assert.ok(
+      found.some((p) => message.test(p)),
+      `${JSON.stringify(found)} has no ${message}`,
+    );
   });
 }
 
@@ -76,8 +115,20 @@ test("the placeholders of supabase/functions/.env.example and .env.example are e
       .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
   );
   const found = problemsOf({ ...fromExample, SUPABASE_DB_URL: DEPLOYED.SUPABASE_DB_URL });
-  for (const variable of ["RESEND_API_KEY", "MAIL_FROM", "STUDIO_INBOX", "ALLOWED_ORIGINS", "IP_HASH_SALT", "REDELIVERY_SECRET", "ENQUIRY_RELAY_SECRET", "RESEND_WEBHOOK_SECRET"]) {
-    assert.ok(found.some((p) => p.startsWith(`${variable} `)), `${variable}: ${JSON.stringify(found)}`);
+  for (const variable of [
+    "RESEND_API_KEY",
+    "MAIL_FROM",
+    "STUDIO_INBOX",
+    "ALLOWED_ORIGINS",
+    "IP_HASH_SALT",
+    "REDELIVERY_SECRET",
+    "ENQUIRY_RELAY_SECRET",
+    "RESEND_WEBHOOK_SECRET",
+  ]) {
+    assert.ok(
+      found.some((p) => p.startsWith(`${variable} `)),
+      `${variable}: ${JSON.stringify(found)}`,
+    );
   }
 });
 
@@ -93,7 +144,13 @@ test("the pooled connection (DB_POOLER_URL) is the documented path, the direct o
 
 test("with problems, enquiries are still stored where that can work, and /health says error to anyone and names each problem to the owner", async () => {
   // Production, with the mail and the relay misconfigured; the database is fine.
-  await using fn = setup({ SB_REGION: "local-test", MAIL_TRANSPORT: "resend", RESEND_API_KEY: "", RESEND_WEBHOOK_SECRET: "", ENQUIRY_RELAY_SECRET: "short" });
+  await using fn = setup({
+    SB_REGION: "local-test",
+    MAIL_TRANSPORT: "resend",
+    RESEND_API_KEY: "",
+    RESEND_WEBHOOK_SECRET: "",
+    ENQUIRY_RELAY_SECRET: "short",
+  });
   assert.ok(fn.problems.length >= 3);
   const t = token();
   assert.equal((await fn.handle(enquiry(valid(t)))).status, 200, "an enquiry is never refused for a setting the owner can fix later");
@@ -102,12 +159,15 @@ test("with problems, enquiries are still stored where that can work, and /health
   const anonymous = await fn.handle(new Request(`${URL_}/health`));
   assert.equal(anonymous.status, 503);
   assert.deepEqual(await anonymous.json(), { status: "error" });
-  const owner = await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }));
+  const owner = await fn.handle(
+    new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }),
+  );
   const details = await owner.json();
   assert.equal(details.status, "error");
   assert.equal(details.production, true);
   const named = details.problems.map((p: { variable: string }) => p.variable);
-  for (const variable of ["RESEND_API_KEY", "ENQUIRY_RELAY_SECRET", "RESEND_WEBHOOK_SECRET"]) assert.ok(named.includes(variable), `${variable} in ${named}`);
+  for (const variable of ["RESEND_API_KEY", "ENQUIRY_RELAY_SECRET", "RESEND_WEBHOOK_SECRET"])
+    assert.ok(named.includes(variable), `${variable} in ${named}`);
   assert.equal(details.mail.configured, false);
   assert.equal(details.database.reachable, true);
 });
@@ -121,7 +181,13 @@ test("/health: ok to anyone on a healthy function; the owner's details name the 
   await callRedeliver(fn);
   const forged = "198.51.100.77";
   const owner = await fn.handle(
-    new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET!, "x-forwarded-for": `${forged}, 10.1.2.3`, "cf-connecting-ip": "203.0.113.5" } }),
+    new Request(`${URL_}/health`, {
+      headers: {
+        [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET!,
+        "x-forwarded-for": `${forged}, 10.1.2.3`,
+        "cf-connecting-ip": "203.0.113.5",
+      },
+    }),
   );
   assert.equal(owner.status, 200);
   const details = await owner.json();
@@ -131,7 +197,9 @@ test("/health: ok to anyone on a healthy function; the owner's details name the 
   assert.equal(details.redelivery.scheduled, null, "pg_cron is not installed here");
   assert.deepEqual(Object.keys(details.deliveries).sort(), ["dead", "held", "waiting"]);
   const hash = async (text: string) =>
-    Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) => b.toString(16).padStart(2, "0"))
+    Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
+      b.toString(16).padStart(2, "0"),
+    )
       .join("")
       .slice(0, 12);
   assert.deepEqual(details.clientAddress.arrived["x-forwarded-for"], [await hash(forged), await hash("10.1.2.3")]);
@@ -142,7 +210,8 @@ test("/health: ok to anyone on a healthy function; the owner's details name the 
 
 test("/health tells a caller with the relay secret whether the function recognises it", async () => {
   await using fn = setup();
-  const ask = async (secret: string) => (await (await fn.handle(new Request(`${URL_}/health`, { headers: { [RELAY_HEADERS.secret]: secret } }))).json()).relay;
+  const ask = async (secret: string) =>
+    (await (await fn.handle(new Request(`${URL_}/health`, { headers: { [RELAY_HEADERS.secret]: secret } }))).json()).relay;
   assert.equal(await ask(RELAY_SECRET), "recognised");
   assert.equal(await ask(` ${RELAY_SECRET} `), "recognised");
   assert.equal(await ask("another-secret-entirely-0123456789"), "refused");
@@ -157,12 +226,18 @@ test("without a database URL, enquiries get 503 and /health says error", async (
 });
 
 test("in production, an enquiry without the configured client-address header turns /health to error and is logged once", async () => {
-  await using fn = setup({ SB_REGION: "local-test", CLIENT_IP_HEADER: "x-real-ip", RESEND_WEBHOOK_SECRET: PLATFORM_ENV.RESEND_WEBHOOK_SECRET! });
+  await using fn = setup({
+    SB_REGION: "local-test",
+    CLIENT_IP_HEADER: "x-real-ip",
+    RESEND_WEBHOOK_SECRET: PLATFORM_ENV.RESEND_WEBHOOK_SECRET!,
+  });
   const problems = fn.problems.map((p) => p.variable);
   const request = enquiry(valid(token()));
   assert.equal((await fn.handle(request)).status, 200);
   assert.equal(fn.lines.filter((l) => l.event === "client-address-header-missing" && l.level === "error").length, 1);
-  const owner = await (await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }))).json();
+  const owner = await (
+    await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }))
+  ).json();
   assert.equal(owner.status, "error");
   assert.equal(owner.clientAddress.missingOnEnquiries, true);
   void problems;

@@ -49,7 +49,10 @@ test("with SMTP down the visitor gets 2xx, the delivery stays pending, and redel
   const [a, b] = await Promise.all([callRedeliver(up), callRedeliver(up)]);
   const reports = await Promise.all([a.json(), b.json()]);
   assert.deepEqual([a.status, b.status], [200, 200]);
-  assert.ok(reports.some((r) => r.stopped === "another-run"), "one run at a time: the second finds the lease taken");
+  assert.ok(
+    reports.some((r) => r.stopped === "another-run"),
+    "one run at a time: the second finds the lease taken",
+  );
   const again = await (await callRedeliver(up)).json();
   assert.equal(again.sent, 0, "nothing left to send");
   assert.equal((await mailsAbout(t)).length, 2, "each mail exactly once");
@@ -65,7 +68,8 @@ test("with the provider refusing, then silent, three scheduler calls each try on
   const enquiries = 30; // 60 deliveries
   {
     await using down = setup({ SMTP_PORT: CLOSED_PORT }, { afterEnquiry: false });
-    for (let i = 0; i < enquiries; i++) assert.equal((await down.handle(enquiry({ ...valid(`${t}-${i}`), email: emailOf(`${t}-${i}`) }))).status, 200);
+    for (let i = 0; i < enquiries; i++)
+      assert.equal((await down.handle(enquiry({ ...valid(`${t}-${i}`), email: emailOf(`${t}-${i}`) }))).status, 200);
   }
   assert.deepEqual(
     (await attemptsAbout(t)).map((d) => d.attempts),
@@ -116,7 +120,10 @@ test("a permanent refusal (no such recipient) is dead after one try: in the view
   const response = await fn.handle(enquiry({ ...valid(t), email: nobody }));
   assert.equal(response.status, 200, "the enquiry itself is stored");
   const deliveries = await attemptsAbout(t);
-  assert.deepEqual(deliveries.map((d) => [d.kind, d.status, d.attempts]).sort(), [["confirmation", "dead", 1], ["studio", "sent", 1]]);
+  assert.deepEqual(deliveries.map((d) => [d.kind, d.status, d.attempts]).sort(), [
+    ["confirmation", "dead", 1],
+    ["studio", "sent", 1],
+  ]);
   const [dead] = await db`select * from private.undelivered_mail where project_title = ${valid(t).projectTitle}`;
   assert.equal(dead!.kind, "confirmation");
   assert.match(dead!.reason, /550|no such user/);
@@ -132,7 +139,10 @@ test("a permanent refusal (no such recipient) is dead after one try: in the view
   assert.equal(recorded!.source, "refused");
   const later = token();
   assert.equal((await fn.handle(enquiry({ ...valid(later), email: nobody }))).status, 200);
-  assert.deepEqual((await attemptsAbout(later)).map((d) => [d.kind, d.status]).sort(), [["confirmation", "suppressed"], ["studio", "sent"]]);
+  assert.deepEqual((await attemptsAbout(later)).map((d) => [d.kind, d.status]).sort(), [
+    ["confirmation", "suppressed"],
+    ["studio", "sent"],
+  ]);
 });
 
 test("a delivery stuck in 'sending' whose claim expired: at the last attempt it ends dead and listed; with one attempt left it is retried and sent", async () => {
@@ -153,7 +163,10 @@ test("a delivery stuck in 'sending' whose claim expired: at the last attempt it 
     stuck.map((d) => d.status),
     ["dead", "dead"],
   );
-  assert.ok(stuck.every((d) => /claim expired/.test(d.last_error ?? "")), JSON.stringify(stuck));
+  assert.ok(
+    stuck.every((d) => /claim expired/.test(d.last_error ?? "")),
+    JSON.stringify(stuck),
+  );
   const listed = await db`select reason from private.undelivered_mail where project_title = ${valid(last).projectTitle}`;
   assert.equal(listed.length, 2);
   const retried = await attemptsAbout(spare);
@@ -245,13 +258,22 @@ test("Resend's webhook: a signed bounce makes the delivery dead and the mailbox 
   const bounce = {
     type: "email.bounced",
     created_at: new Date().toISOString(),
-    data: { email_id: confirmation!.provider_id, to: [emailOf(t)], subject: "We received your enquiry", bounce: { message: "Mailbox does not exist", type: "Permanent", subType: "General" } },
+    data: {
+      email_id: confirmation!.provider_id,
+      to: [emailOf(t)],
+      subject: "We received your enquiry",
+      bounce: { message: "Mailbox does not exist", type: "Permanent", subType: "General" },
+    },
   };
   const url = `${URL_}/resend-webhook`;
 
   // Tampered with, unsigned, signed with another secret, or too old: 401, nothing changes.
   const tampered = await signedWebhook(url, secret, bounce);
-  const forged = new Request(tampered.url, { method: "POST", headers: tampered.headers, body: JSON.stringify({ ...bounce, type: "email.complained" }) });
+  const forged = new Request(tampered.url, {
+    method: "POST",
+    headers: tampered.headers,
+    body: JSON.stringify({ ...bounce, type: "email.complained" }),
+  });
   const unsigned = new Request(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(bounce) });
   const otherSecret = await signedWebhook(url, `whsec_${btoa("another-secret-entirely-0123456789")}`, bounce);
   const stale = await signedWebhook(url, secret, bounce, Math.floor(Date.now() / 1000) - 3600);
@@ -265,7 +287,10 @@ test("Resend's webhook: a signed bounce makes the delivery dead and the mailbox 
   assert.equal(accepted.status, 200);
   assert.deepEqual(await accepted.json(), { status: "ok", handled: true });
   const after = await attemptsAbout(t);
-  assert.deepEqual(after.map((d) => [d.kind, d.status]).sort(), [["confirmation", "dead"], ["studio", "sent"]]);
+  assert.deepEqual(after.map((d) => [d.kind, d.status]).sort(), [
+    ["confirmation", "dead"],
+    ["studio", "sent"],
+  ]);
   assert.match(after.find((d) => d.kind === "confirmation")!.last_error!, /email\.bounced: Mailbox does not exist/);
   const [recorded] = await db`select source from private.undeliverable where mailbox = ${mailboxOf(emailOf(t))}`;
   assert.equal(recorded!.source, "bounced");
@@ -273,7 +298,10 @@ test("Resend's webhook: a signed bounce makes the delivery dead and the mailbox 
   // The bounced mailbox gets no confirmation again; the studio still hears of the enquiry.
   const again = token();
   assert.equal((await fn.handle(enquiry({ ...valid(again), email: emailOf(t).replace("@", "+x@") }))).status, 200);
-  assert.deepEqual((await attemptsAbout(again)).map((d) => [d.kind, d.status]).sort(), [["confirmation", "suppressed"], ["studio", "sent"]]);
+  assert.deepEqual((await attemptsAbout(again)).map((d) => [d.kind, d.status]).sort(), [
+    ["confirmation", "suppressed"],
+    ["studio", "sent"],
+  ]);
 });
 
 test("Resend's webhook for the studio's own mail flags STUDIO_INBOX in /health at error level", async () => {
@@ -282,7 +310,10 @@ test("Resend's webhook for the studio's own mail flags STUDIO_INBOX in /health a
   await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url, STUDIO_INBOX: inbox });
   const t = token();
   const { id } = await (await fn.handle(enquiry(valid(t)))).json();
-  const event = { type: "email.bounced", data: { to: [inbox], tags: { enquiry: id, kind: "studio" }, bounce: { message: "No such mailbox" } } };
+  const event = {
+    type: "email.bounced",
+    data: { to: [inbox], tags: { enquiry: id, kind: "studio" }, bounce: { message: "No such mailbox" } },
+  };
   assert.equal((await fn.handle(await signedWebhook(`${URL_}/resend-webhook`, PLATFORM_ENV.RESEND_WEBHOOK_SECRET!, event))).status, 200);
   assert.ok(fn.lines.some((l) => l.kind === "studio" && l.level === "error"));
   const health = await fn.handle(new Request(`${URL_}/health`, { headers: { "x-redelivery-secret": PLATFORM_ENV.REDELIVERY_SECRET! } }));
@@ -295,7 +326,8 @@ test("the digest: oldest first, the same key for the same enquiries, and a faile
   await db`delete from contact_rate_limits where bucket = 'global'`;
   {
     await using flood = setup({ RATE_LIMIT_GLOBAL: "1" }, { afterEnquiry: false });
-    for (let i = 0; i < 4; i++) assert.equal((await flood.handle(enquiry({ ...valid(`${t}-${i}`), email: emailOf(`${t}-${i}`) }))).status, 200);
+    for (let i = 0; i < 4; i++)
+      assert.equal((await flood.handle(enquiry({ ...valid(`${t}-${i}`), email: emailOf(`${t}-${i}`) }))).status, 200);
   }
   // A mail of another enquiry is due for a retry at the same time.
   const retry = token();
@@ -305,7 +337,12 @@ test("the digest: oldest first, the same key for the same enquiries, and a faile
   }
   await makeDue(retry);
   await using resend = startResendStandIn("re_test_key");
-  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url, RATE_LIMIT_GLOBAL: "1000" });
+  await using fn = setup({
+    MAIL_TRANSPORT: "resend",
+    RESEND_API_KEY: "re_test_key",
+    RESEND_API_URL: resend.url,
+    RATE_LIMIT_GLOBAL: "1000",
+  });
   resend.failNext({ status: 500, name: "internal_server_error" });
   const failed = await (await callRedeliver(fn)).json();
   assert.equal(failed.digested, 0);
@@ -320,7 +357,11 @@ test("the digest: oldest first, the same key for the same enquiries, and a faile
   const digest = resend.sent.find((s) => String(s.body.subject).includes("held during a busy period") && String(s.body.text).includes(t))!;
   assert.ok(digest, "the digest went out");
   const order = [0, 1, 2, 3].map((i) => String(digest.body.text).indexOf(`Debut EP ${t}-${i}`)).filter((at) => at >= 0);
-  assert.deepEqual(order, [...order].sort((a, b) => a - b), "oldest first");
+  assert.deepEqual(
+    order,
+    [...order].sort((a, b) => a - b),
+    "oldest first",
+  );
   assert.match(digest.key!, /^digest:[0-9a-f]{64}$/);
   await db`delete from contact_rate_limits where bucket = 'global'`;
 });

@@ -3,21 +3,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ENQUIRY_HEADERS, MAX_BODY_BYTES } from "../../supabase/functions/_shared/contact-message.ts";
-import {
-  db,
-  emailOf,
-  enquiry,
-  mailsAbout,
-  mailsTo,
-  ORIGIN,
-  rowsAbout,
-  setup,
-  STUDIO_INBOX,
-  test,
-  token,
-  URL_,
-  valid,
-} from "./support.ts";
+import { db, emailOf, enquiry, mailsAbout, mailsTo, ORIGIN, rowsAbout, setup, STUDIO_INBOX, test, token, URL_, valid } from "./support.ts";
 
 test("stores one row and mails the studio and the visitor with the entered texts", async () => {
   await using fn = setup();
@@ -73,11 +59,19 @@ const badInputs: [string, (t: string) => Request, number][] = [
   ["a line break in the name (header injection)", (t) => enquiry({ ...valid(t), name: "Ada\r\nBcc: victim@example.com" }), 422],
   ["a line break in the email (header injection)", (t) => enquiry({ ...valid(t), email: "ada@example.com\nBcc: v@example.com" }), 422],
   ["a line break in the project title", (t) => enquiry({ ...valid(t), projectTitle: `EP ${t}\r\nX-Spam: 1` }), 422],
-  ["an encoded word as the address's local part", (t) => enquiry({ ...valid(t), email: "=?UTF-8?Q?x=0D=0ABcc=3A_y=40evil=2Eexample?=@example.com" }), 422],
+  [
+    "an encoded word as the address's local part",
+    (t) => enquiry({ ...valid(t), email: "=?UTF-8?Q?x=0D=0ABcc=3A_y=40evil=2Eexample?=@example.com" }),
+    422,
+  ],
   ["a field that is not text", (t) => enquiry({ ...valid(t), name: ["Ada"] }), 422],
   ["a body that is not JSON", (t) => enquiry(`name=Ada&title=${t}`), 400],
   ["a body that is not declared as JSON", (t) => enquiry(JSON.stringify(valid(t)), { "content-type": "text/plain" }), 415],
-  ["JSON declared in another charset", (t) => enquiry(JSON.stringify(valid(t)), { "content-type": "application/json; charset=latin1" }), 415],
+  [
+    "JSON declared in another charset",
+    (t) => enquiry(JSON.stringify(valid(t)), { "content-type": "application/json; charset=latin1" }),
+    415,
+  ],
   ["a body over the size cap", (t) => enquiry({ ...valid(t), padding: "x".repeat(MAX_BODY_BYTES) }), 413],
   ["the wrong method", () => new Request(URL_, { method: "PUT", headers: { origin: ORIGIN } }), 405],
   ["a malformed idempotency key", (t) => enquiry(valid(t), { [ENQUIRY_HEADERS.idempotencyKey]: "not-a-uuid" }), 400],
@@ -136,7 +130,11 @@ test("any honeypot value gets the silent success a bot gets: nothing stored or s
   await fc.assert(
     fc.asyncProperty(fc.string({ minLength: 1, maxLength: 40, unit: "binary" }), async (trap) => {
       // What a header can carry: the browser sends "1"; a script may send any Latin-1 text.
-      const value = [...trap].map((c) => (c.charCodeAt(0) > 0xff || c === "\r" || c === "\n" || c === "\0" ? "x" : c)).join("").trim() || "x";
+      const value =
+        [...trap]
+          .map((c) => (c.charCodeAt(0) > 0xff || c === "\r" || c === "\n" || c === "\0" ? "x" : c))
+          .join("")
+          .trim() || "x";
       const t = token();
       const response = await fn.handle(enquiry(valid(t), { [ENQUIRY_HEADERS.trap]: value }));
       assert.equal(response.status, 200);
@@ -151,7 +149,12 @@ test("<script> and HTML from the visitor arrive escaped in the HTML mails", asyn
   await using fn = setup();
   const t = token();
   const response = await fn.handle(
-    enquiry({ name: `<img src=x onerror=alert(1)>`, email: emailOf(t), projectTitle: `<b>${t}</b>`, projectDetails: `<script>alert("${t}")</script>` }),
+    enquiry({
+      name: `<img src=x onerror=alert(1)>`,
+      email: emailOf(t),
+      projectTitle: `<b>${t}</b>`,
+      projectDetails: `<script>alert("${t}")</script>`,
+    }),
   );
   assert.equal(response.status, 200);
   const [studio] = await mailsAbout(t);
@@ -183,7 +186,9 @@ test("the same idempotency key with another message gets 409 with a clear messag
   const t = token();
   const key = crypto.randomUUID();
   assert.equal((await fn.handle(enquiry(valid(t), { [ENQUIRY_HEADERS.idempotencyKey]: key }))).status, 200);
-  const other = await fn.handle(enquiry({ ...valid(t), projectDetails: "something else entirely" }, { [ENQUIRY_HEADERS.idempotencyKey]: key }));
+  const other = await fn.handle(
+    enquiry({ ...valid(t), projectDetails: "something else entirely" }, { [ENQUIRY_HEADERS.idempotencyKey]: key }),
+  );
   assert.equal(other.status, 409);
   const body = await other.json();
   assert.equal(body.code, "idempotency-conflict");
@@ -216,7 +221,13 @@ test("logs one structured line per request without personal data", async () => {
 
 test("answers only on its own paths: others are 404, a request target naming another host is 400", async () => {
   await using fn = setup();
-  for (const path of ["/evil/send-contact-email", "/functions/v1/send-contact-email/", "/functions/v1/other/send-contact-email", "/send-contact-email/x", "/"]) {
+  for (const path of [
+    "/evil/send-contact-email",
+    "/functions/v1/send-contact-email/",
+    "/functions/v1/other/send-contact-email",
+    "/send-contact-email/x",
+    "/",
+  ]) {
     const t = token();
     const response = await fn.handle(new Request(`http://localhost${path}`, enquiry(valid(t))));
     assert.equal(response.status, 404, path);
@@ -237,19 +248,37 @@ test("any body, any headers: a row is stored only when the answer is 200", async
   await using fn = setup({}, { afterEnquiry: false });
   const field = fc.oneof(fc.string({ maxLength: 30 }), fc.constant(undefined), fc.integer(), fc.constant(null));
   const bodies = fc.oneof(
-    fc.record({ name: field, email: fc.oneof(fc.emailAddress(), fc.string({ maxLength: 20 })), projectTitle: field, projectDetails: field }),
+    fc.record({
+      name: field,
+      email: fc.oneof(fc.emailAddress(), fc.string({ maxLength: 20 })),
+      projectTitle: field,
+      projectDetails: field,
+    }),
     fc.string({ maxLength: 60 }),
     fc.jsonValue({ maxDepth: 2 }),
   );
   await fc.assert(
-    fc.asyncProperty(bodies, fc.constantFrom("application/json", "text/plain", "application/json; charset=utf-16"), fc.constantFrom("5000", "1", "x", "0x10"), async (body, type, fill) => {
-      const t = token();
-      const payload = typeof body === "object" && body !== null && !Array.isArray(body) && "name" in body ? { ...body, projectTitle: `${String(body.projectTitle ?? "")} ${t}` } : body;
-      const response = await fn.handle(enquiry(typeof payload === "string" ? payload : JSON.stringify(payload), { "content-type": type, [ENQUIRY_HEADERS.fillMs]: fill }));
-      const stored = (await db`select count(*)::int as n from contact_enquiries where project_title like ${"%" + t}`)[0]!.n;
-      assert.ok(response.status === 200 || stored === 0, `${response.status} stored ${stored}`);
-      assert.ok(response.status < 500, `never 5xx: ${response.status}`);
-    }),
+    fc.asyncProperty(
+      bodies,
+      fc.constantFrom("application/json", "text/plain", "application/json; charset=utf-16"),
+      fc.constantFrom("5000", "1", "x", "0x10"),
+      async (body, type, fill) => {
+        const t = token();
+        const payload =
+          typeof body === "object" && body !== null && !Array.isArray(body) && "name" in body
+            ? { ...body, projectTitle: `${String(body.projectTitle ?? "")} ${t}` }
+            : body;
+        const response = await fn.handle(
+          enquiry(typeof payload === "string" ? payload : JSON.stringify(payload), {
+            "content-type": type,
+            [ENQUIRY_HEADERS.fillMs]: fill,
+          }),
+        );
+        const stored = (await db`select count(*)::int as n from contact_enquiries where project_title like ${"%" + t}`)[0]!.n;
+        assert.ok(response.status === 200 || stored === 0, `${response.status} stored ${stored}`);
+        assert.ok(response.status < 500, `never 5xx: ${response.status}`);
+      },
+    ),
     { numRuns: 60 },
   );
 });

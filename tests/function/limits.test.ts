@@ -106,7 +106,12 @@ test("past the global rate an enquiry is still stored, but its mails are held fo
 test("a confirmation goes to one mailbox at most once an hour, whatever its spelling (case, plus-tag, IDN); every enquiry is still stored and told to the studio", async () => {
   await using fn = setup();
   const t = token().toLowerCase();
-  const spellings = [`once-${t}@bücher.example`, `Once-${t}+a@BÜCHER.example`, `once-${t}+b@xn--bcher-kva.example`, `ONCE-${t}@xn--bcher-kva.example`];
+  const spellings = [
+    `once-${t}@bücher.example`,
+    `Once-${t}+a@BÜCHER.example`,
+    `once-${t}+b@xn--bcher-kva.example`,
+    `ONCE-${t}@xn--bcher-kva.example`,
+  ];
   for (const [i, email] of spellings.entries()) {
     assert.equal((await fn.handle(enquiry({ ...valid(`${t}-${i}`), email }))).status, 200, email);
   }
@@ -125,7 +130,12 @@ test("N senders × M enquiries aimed at one victim: the victim gets at most one 
   let stored = 0;
   for (let sender = 0; sender < 8; sender++) {
     for (let i = 0; i < 5; i++) {
-      const response = await fn.handle(enquiry({ ...valid(`${t}-${sender}-${i}`), email: i % 2 ? victim.replace("@", `+${sender}${i}@`) : victim.toUpperCase() }, { "cf-connecting-ip": `198.18.${sender}.${t.length}` }));
+      const response = await fn.handle(
+        enquiry(
+          { ...valid(`${t}-${sender}-${i}`), email: i % 2 ? victim.replace("@", `+${sender}${i}@`) : victim.toUpperCase() },
+          { "cf-connecting-ip": `198.18.${sender}.${t.length}` },
+        ),
+      );
       if (response.status === 200) stored++;
     }
   }
@@ -137,35 +147,56 @@ test("N senders × M enquiries aimed at one victim: the victim gets at most one 
   const sender = `198.19.${Date.now() % 250}.7`;
   await using roomy = setup({ RATE_LIMIT_PER_CLIENT: "20" });
   for (let i = 0; i < 6; i++) {
-    assert.equal((await roomy.handle(enquiry({ ...valid(`${t}-spread-${i}`), email: `spread${i}-${t}@example.com` }, { "cf-connecting-ip": sender }))).status, 200);
+    assert.equal(
+      (await roomy.handle(enquiry({ ...valid(`${t}-spread-${i}`), email: `spread${i}-${t}@example.com` }, { "cf-connecting-ip": sender })))
+        .status,
+      200,
+    );
   }
   const statuses = (await attemptsAbout(`${t}-spread`)).filter((d) => d.kind === "confirmation").map((d) => d.status);
   assert.deepEqual(statuses.filter((s) => s === "sent").length, 3);
   assert.deepEqual(statuses.filter((s) => s === "suppressed").length, 3);
-  assert.equal((await allMail()).filter((m) => m.to === STUDIO_INBOX && m.text.includes(`${t}-spread`)).length, 6, "the studio hears of all six");
+  assert.equal(
+    (await allMail()).filter((m) => m.to === STUDIO_INBOX && m.text.includes(`${t}-spread`)).length,
+    6,
+    "the studio hears of all six",
+  );
 });
 
 test("a flood from many senders: the real visitor's enquiry is stored and in the first digest, mail stays bounded, and hold mode ends within one window of the flood ending", async () => {
   const t = token();
   await clearGlobal();
-  await using fn = setup({ RATE_LIMIT_GLOBAL: "5", RATE_LIMIT_PER_CLIENT: "3", RATE_LIMIT_GLOBAL_WINDOW_SECONDS: "4" }, { afterEnquiry: false });
+  await using fn = setup(
+    { RATE_LIMIT_GLOBAL: "5", RATE_LIMIT_PER_CLIENT: "3", RATE_LIMIT_GLOBAL_WINDOW_SECONDS: "4" },
+    { afterEnquiry: false },
+  );
   const mailsBefore = (await allMail()).length;
   // 40 senders, 3 enquiries each (their own limit), all to the same victim address.
   const flood = [];
   for (let sender = 0; sender < 40; sender++) {
     for (let i = 0; i < 3; i++) {
       flood.push(
-        fn.handle(enquiry({ ...valid(`${t}-flood-${sender}-${i}`), email: `victim-${t.toLowerCase()}@example.com` }, { "cf-connecting-ip": `198.18.${sender}.${(Date.now() % 200) + 1}` })),
+        fn.handle(
+          enquiry(
+            { ...valid(`${t}-flood-${sender}-${i}`), email: `victim-${t.toLowerCase()}@example.com` },
+            { "cf-connecting-ip": `198.18.${sender}.${(Date.now() % 200) + 1}` },
+          ),
+        ),
       );
     }
   }
   const statuses = (await Promise.all(flood)).map((r) => r.status);
   assert.deepEqual([...new Set(statuses)], [200], "each sender within their own limit is stored");
-  const real = await fn.handle(enquiry({ ...valid(`${t}-real`), email: `real-${t.toLowerCase()}@example.com` }, { "cf-connecting-ip": "192.0.2.250" }));
+  const real = await fn.handle(
+    enquiry({ ...valid(`${t}-real`), email: `real-${t.toLowerCase()}@example.com` }, { "cf-connecting-ip": "192.0.2.250" }),
+  );
   assert.equal(real.status, 200, "the real visitor is not refused");
   assert.equal((await rowsAbout(`${t}-real`)).length, 1);
   assert.equal((await rowsAbout(`${t}-flood`)).length, 120);
-  assert.ok(fn.lines.some((l) => l.held === true && l.level === "warn"), "holds are logged");
+  assert.ok(
+    fn.lines.some((l) => l.held === true && l.level === "warn"),
+    "holds are logged",
+  );
 
   const report = await (await callRedeliver(fn)).json();
   assert.ok(report.digested >= 100, JSON.stringify(report));
@@ -194,12 +225,25 @@ test("a steady trickle from a few senders, each within its own limit, never hold
   // 6 senders × 5 enquiries = 30 enquiries in the window, 3 times the global limit, but only 6 senders.
   for (let round = 0; round < 5; round++) {
     for (let sender = 0; sender < 6; sender++) {
-      assert.equal((await fn.handle(enquiry({ ...valid(`${t}-${sender}-${round}`), email: `trickle${sender}-${round}-${t.toLowerCase()}@example.com` }, { "cf-connecting-ip": `198.20.${sender}.9` }))).status, 200);
+      assert.equal(
+        (
+          await fn.handle(
+            enquiry(
+              { ...valid(`${t}-${sender}-${round}`), email: `trickle${sender}-${round}-${t.toLowerCase()}@example.com` },
+              { "cf-connecting-ip": `198.20.${sender}.9` },
+            ),
+          )
+        ).status,
+        200,
+      );
     }
   }
   const rows = await rowsAbout(t);
   assert.equal(rows.length, 30);
-  assert.ok(rows.every((r) => r.held === false), "nothing held");
+  assert.ok(
+    rows.every((r) => r.held === false),
+    "nothing held",
+  );
   const confirmations = (await attemptsAbout(t)).filter((d) => d.kind === "confirmation").map((d) => d.status);
   assert.equal(confirmations.filter((s) => s === "sent").length, 18, "visitors get confirmations (3 a day per sender)");
   await clearGlobal();
@@ -211,7 +255,10 @@ test("paused confirmations older than their maximum age are dropped when the flo
   {
     await using flood = setup({ RATE_LIMIT_GLOBAL: "1" }, { afterEnquiry: false });
     await flood.handle(enquiry(valid(token()), { "cf-connecting-ip": "198.21.9.9" })); // the one sender under the limit
-    for (let i = 0; i < 3; i++) await flood.handle(enquiry({ ...valid(`${t}-${i}`), email: `paused${i}-${t.toLowerCase()}@example.com` }, { "cf-connecting-ip": `198.21.${i}.1` }));
+    for (let i = 0; i < 3; i++)
+      await flood.handle(
+        enquiry({ ...valid(`${t}-${i}`), email: `paused${i}-${t.toLowerCase()}@example.com` }, { "cf-connecting-ip": `198.21.${i}.1` }),
+      );
   }
   // Two of them were paused long ago.
   await db`update contact_enquiries set created_at = now() - interval '2 hours' where project_title in (${`Debut EP ${t}-0`}, ${`Debut EP ${t}-1`})`;
@@ -219,19 +266,25 @@ test("paused confirmations older than their maximum age are dropped when the flo
   await using fn = setup({ RATE_LIMIT_GLOBAL: "1000", PAUSED_CONFIRMATION_MAX_AGE_SECONDS: "3600" }, { afterEnquiry: false });
   const report = await (await callRedeliver(fn)).json();
   assert.ok(report.released >= 1, JSON.stringify(report));
-  const confirmations = await db`select e.project_title, d.status, d.last_error from contact_deliveries d join contact_enquiries e on e.id = d.enquiry_id
+  const confirmations =
+    await db`select e.project_title, d.status, d.last_error from contact_deliveries d join contact_enquiries e on e.id = d.enquiry_id
     where d.kind = 'confirmation' and e.project_title like ${"%" + t + "%"} order by e.project_title`;
   assert.deepEqual(
     confirmations.map((c) => c.status),
     ["suppressed", "suppressed", "sent"],
   );
   assert.match(confirmations[0]!.last_error, /paused too long/);
-  const studio = await db`select d.status from contact_deliveries d join contact_enquiries e on e.id = d.enquiry_id where d.kind = 'studio' and e.project_title like ${"%" + t + "%"}`;
-  assert.ok(studio.every((s) => s.status === "sent"), "the studio got them (in the digest)");
+  const studio =
+    await db`select d.status from contact_deliveries d join contact_enquiries e on e.id = d.enquiry_id where d.kind = 'studio' and e.project_title like ${"%" + t + "%"}`;
+  assert.ok(
+    studio.every((s) => s.status === "sent"),
+    "the studio got them (in the digest)",
+  );
 });
 
 test("budgets: past the enquiries a day, and past the held enquiries, the answer is 503 busy", async () => {
-  const [{ n: today }] = (await db`select count(*)::int as n from contact_enquiries where created_at > now() - interval '1 day'`) as unknown as [{ n: number }];
+  const [{ n: today }] =
+    (await db`select count(*)::int as n from contact_enquiries where created_at > now() - interval '1 day'`) as unknown as [{ n: number }];
   await using full = setup({ ENQUIRIES_PER_DAY_MAX: String(today) }, { afterEnquiry: false });
   const t = token();
   const busy = await full.handle(enquiry(valid(t)));
@@ -240,14 +293,19 @@ test("budgets: past the enquiries a day, and past the held enquiries, the answer
   assert.equal(body.code, "busy");
   assert.ok(Number(busy.headers.get("retry-after")) > 0);
   assert.equal((await rowsAbout(t)).length, 0);
-  assert.ok(full.lines.some((l) => l.outcome === "busy" && l.level === "error"), "logged at error level: the owner must know");
+  assert.ok(
+    full.lines.some((l) => l.outcome === "busy" && l.level === "error"),
+    "logged at error level: the owner must know",
+  );
 
   await clearGlobal();
-  const [{ n: held }] = (await db`select count(*)::int as n from contact_deliveries where kind = 'studio' and status = 'held'`) as unknown as [{ n: number }];
+  const [{ n: held }] =
+    (await db`select count(*)::int as n from contact_deliveries where kind = 'studio' and status = 'held'`) as unknown as [{ n: number }];
   await using holding = setup({ RATE_LIMIT_GLOBAL: "1", HELD_ENQUIRIES_MAX: String(held + 1) }, { afterEnquiry: false });
   const h = token();
   const statuses = [];
-  for (let i = 0; i < 3; i++) statuses.push((await holding.handle(enquiry(valid(`${h}-${i}`), { "cf-connecting-ip": `198.22.${i}.1` }))).status);
+  for (let i = 0; i < 3; i++)
+    statuses.push((await holding.handle(enquiry(valid(`${h}-${i}`), { "cf-connecting-ip": `198.22.${i}.1` }))).status);
   assert.deepEqual(statuses, [200, 200, 503], "stored, held, then the held budget is spent");
   assert.deepEqual(
     (await rowsAbout(h)).map((r) => r.held),

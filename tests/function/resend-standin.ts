@@ -12,15 +12,21 @@ export function startResendStandIn(apiKey: string) {
   const failures: { status: number; name: string }[] = [];
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (request) => {
     const answer = (status: number, body: unknown) => Response.json(body, { status });
-    if (new URL(request.url).pathname !== "/emails" || request.method !== "POST") return answer(404, { statusCode: 404, name: "not_found", message: "Not found" });
-    if (request.headers.get("authorization") !== `Bearer ${apiKey}`) return answer(403, { statusCode: 403, name: "invalid_api_key", message: "API key is invalid" });
+    if (new URL(request.url).pathname !== "/emails" || request.method !== "POST")
+      return answer(404, { statusCode: 404, name: "not_found", message: "Not found" });
+    if (request.headers.get("authorization") !== `Bearer ${apiKey}`)
+      return answer(403, { statusCode: 403, name: "invalid_api_key", message: "API key is invalid" });
     const text = await request.text();
     const forced = failures.shift();
     if (forced) return answer(forced.status, { statusCode: forced.status, name: forced.name, message: `stand-in: ${forced.name}` });
     const key = request.headers.get("idempotency-key");
     const earlier = key ? byKey.get(key) : undefined;
     if (earlier && earlier.text !== text) {
-      return answer(409, { statusCode: 409, name: "invalid_idempotent_request", message: "Same idempotency key used with a different request payload." });
+      return answer(409, {
+        statusCode: 409,
+        name: "invalid_idempotent_request",
+        message: "Same idempotency key used with a different request payload.",
+      });
     }
     if (earlier) return answer(200, { id: earlier.id });
     const id = crypto.randomUUID();

@@ -4,7 +4,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { normalizeEmail, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
-import { confirmationText, headerText, studioNotification, visitorConfirmation } from "../../supabase/functions/send-contact-email/emails.ts";
+import {
+  confirmationText,
+  headerText,
+  studioNotification,
+  visitorConfirmation,
+} from "../../supabase/functions/send-contact-email/emails.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
 import {
   allMail,
@@ -59,13 +64,15 @@ test("as role anon, reading or writing enquiries is refused", async () => {
       /permission denied/,
     );
   }
-  const [rls] = await db`select bool_and(relrowsecurity) as on from pg_class where relname in ('contact_enquiries', 'contact_deliveries', 'contact_rate_limits')`;
+  const [rls] =
+    await db`select bool_and(relrowsecurity) as on from pg_class where relname in ('contact_enquiries', 'contact_deliveries', 'contact_rate_limits')`;
   assert.equal(rls!.on, true);
 });
 
 test("answers the CORS preflight for the site's origin only", async () => {
   await using fn = setup();
-  const preflight = (origin: string) => fn.handle(new Request(URL_, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST" } }));
+  const preflight = (origin: string) =>
+    fn.handle(new Request(URL_, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST" } }));
   const ok = await preflight(ORIGIN);
   assert.equal(ok.status, 204);
   assert.equal(ok.headers.get("access-control-allow-origin"), ORIGIN);
@@ -87,7 +94,10 @@ test("a relay secret the function does not recognise (different, or unset there)
   for (const env of [{}, { ENQUIRY_RELAY_SECRET: "" }] as Record<string, string>[]) {
     await using fn = setup(env);
     const t = token();
-    const request = enquiry(valid(t), { [RELAY_HEADERS.secret]: "the-site-has-another-secret-0123456789", [RELAY_HEADERS.client]: "198.51.100.9" });
+    const request = enquiry(valid(t), {
+      [RELAY_HEADERS.secret]: "the-site-has-another-secret-0123456789",
+      [RELAY_HEADERS.client]: "198.51.100.9",
+    });
     request.headers.delete("x-form-fill-ms");
     const response = await fn.handle(request);
     assert.equal(response.status, 401);
@@ -107,8 +117,23 @@ test("a relay secret the function does not recognise (different, or unset there)
 
 test("any Unicode in every field never reaches a header raw: no line break, control, bidi, invisible or tag character, no encoded word", () => {
   const invisible = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u180E]/u;
-  const tricky = fc.constantFrom("\u202E", "\u2066", "\u200B", "\u00AD", "\u{E0041}", "\uFEFF", "=?", "?=", "=?UTF-8?Q?x=0D=0ABcc:_a@b.c?=", "\u3164", "\r\n", "\u0000");
-  const text = fc.array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 4 }), fc.string({ unit: "binary", maxLength: 4 }), tricky), { maxLength: 12 }).map((parts) => parts.join(""));
+  const tricky = fc.constantFrom(
+    "\u202E",
+    "\u2066",
+    "\u200B",
+    "\u00AD",
+    "\u{E0041}",
+    "\uFEFF",
+    "=?",
+    "?=",
+    "=?UTF-8?Q?x=0D=0ABcc:_a@b.c?=",
+    "\u3164",
+    "\r\n",
+    "\u0000",
+  );
+  const text = fc
+    .array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 4 }), fc.string({ unit: "binary", maxLength: 4 }), tricky), { maxLength: 12 })
+    .map((parts) => parts.join(""));
   fc.assert(
     fc.property(text, text, text, (name, projectTitle, projectDetails) => {
       const message = { name, email: "ada@example.com", projectTitle, projectDetails };
@@ -165,12 +190,15 @@ test("the confirmation repeats only plain words: anything that could read as a l
   ]) {
     assert.equal(confirmationText(obfuscated, 60, "your project"), "your project", obfuscated);
   }
-  for (const plain of ["Debut EP", "Zoë's Demo (Vol 2)", "東京 Sessions", "Rock & Roll!"]) assert.equal(confirmationText(plain, 60, "your project"), plain);
+  for (const plain of ["Debut EP", "Zoë's Demo (Vol 2)", "東京 Sessions", "Rock & Roll!"])
+    assert.equal(confirmationText(plain, 60, "your project"), plain);
 
   await using fn = setup();
   const t = token();
   const email = `links-${t.toLowerCase()}@example.com`;
-  await fn.handle(enquiry({ name: `Visit https://spam.example/${t}`, email, projectTitle: `Cheap pills at spam。example ${t}`, projectDetails: "x" }));
+  await fn.handle(
+    enquiry({ name: `Visit https://spam.example/${t}`, email, projectTitle: `Cheap pills at spam。example ${t}`, projectDetails: "x" }),
+  );
   const [confirmation] = await mailsTo(email);
   assert.ok(confirmation);
   assert.doesNotMatch(confirmation.text + confirmation.html, /spam|https?:/);
@@ -184,7 +212,16 @@ test("the confirmation repeats only plain words: anything that could read as a l
 
 test("any address is refused, or stored and sent in its ASCII form (IDN as punycode, Unicode normalised)", async () => {
   await using fn = setup();
-  const domains = ["bücher.example", "ｅxample.com", "exa\u00ADmple.com", "xn--bcher-kva.example", "EXAMPLE.com", "例え.テスト", "ex ample.com", "exa_mple.com"];
+  const domains = [
+    "bücher.example",
+    "ｅxample.com",
+    "exa\u00ADmple.com",
+    "xn--bcher-kva.example",
+    "EXAMPLE.com",
+    "例え.テスト",
+    "ex ample.com",
+    "exa_mple.com",
+  ];
   const locals = ["ada", "Ada.L", "a+b", "=?x?=", "a..b", "ädä", "a\u200Bb"];
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...locals), fc.constantFrom(...domains), async (local, domain) => {
@@ -231,11 +268,16 @@ test("retention: enquiries past the period, rate rows past their window and old 
   await db`update contact_deliveries set last_error = 'old error', sent_at = now() - interval '8 days', status = 'sent'
     where enquiry_id in (select id from contact_enquiries where project_title = ${`Debut EP ${t}-new`})`;
   await db`insert into contact_rate_limits (bucket, window_start, hits) values (${`client:${t}`}, now() - interval '3 days', 1)`;
-  const report = await (await fn.handle(new Request(`${URL_}/redeliver`, { method: "POST", headers: { [REDELIVERY_SECRET_HEADER]: fn.config.redeliverySecret! } }))).json();
+  const report = await (
+    await fn.handle(
+      new Request(`${URL_}/redeliver`, { method: "POST", headers: { [REDELIVERY_SECRET_HEADER]: fn.config.redeliverySecret! } }),
+    )
+  ).json();
   assert.ok(report.retention.enquiries >= 1, JSON.stringify(report));
   assert.equal((await rowsAbout(`${t}-old`)).length, 0);
   assert.equal((await rowsAbout(`${t}-new`)).length, 1);
-  const deliveries = await db`select last_error from contact_deliveries where enquiry_id in (select id from contact_enquiries where project_title = ${`Debut EP ${t}-new`})`;
+  const deliveries =
+    await db`select last_error from contact_deliveries where enquiry_id in (select id from contact_enquiries where project_title = ${`Debut EP ${t}-new`})`;
   assert.ok(deliveries.every((d) => d.last_error === null));
   assert.equal((await db`select 1 from contact_rate_limits where bucket = ${`client:${t}`}`).length, 0);
 });

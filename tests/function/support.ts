@@ -65,7 +65,12 @@ export async function rowsAbout(token: string) {
 }
 export const attemptsAbout = async (t: string) =>
   (await db`select d.kind, d.attempts, d.status, d.last_error from contact_deliveries d join contact_enquiries e on e.id = d.enquiry_id
-    where e.project_title like ${"%" + t + "%"}`) as unknown as { kind: string; attempts: number; status: string; last_error: string | null }[];
+    where e.project_title like ${"%" + t + "%"}`) as unknown as {
+    kind: string;
+    attempts: number;
+    status: string;
+    last_error: string | null;
+  }[];
 /** Every delivery of enquiries about `token` is due now, as if its backoff had passed. */
 export const makeDue = (t: string) =>
   db`update contact_deliveries set next_attempt_at = now() where status = 'pending'
@@ -148,13 +153,19 @@ export function enquiry(body: unknown, headers: Record<string, string> = {}, ini
       [ENQUIRY_HEADERS.fillMs]: "5000",
       ...headers,
     },
-    body: typeof body === "string" ? body : body instanceof Uint8Array ? new Blob([body.slice().buffer as ArrayBuffer]) : JSON.stringify(body),
+    body:
+      typeof body === "string" ? body : body instanceof Uint8Array ? new Blob([body.slice().buffer as ArrayBuffer]) : JSON.stringify(body),
     ...init,
   });
 }
 /** The visitor's address is unique per test too: a confirmation goes to one mailbox at most once an hour. */
 export const emailOf = (t: string) => `ada-${t.toLowerCase()}@example.com`;
-export const valid = (t: string) => ({ name: "Ada Lovelace", email: emailOf(t), projectTitle: `Debut EP ${t}`, projectDetails: `Four songs ${t}` });
+export const valid = (t: string) => ({
+  name: "Ada Lovelace",
+  email: emailOf(t),
+  projectTitle: `Debut EP ${t}`,
+  projectDetails: `Four songs ${t}`,
+});
 
 export const callRedeliver = (fn: { handle(r: Request): Promise<Response> }) =>
   fn.handle(new Request(`${URL_}/redeliver`, { method: "POST", headers: { [REDELIVERY_SECRET_HEADER]: REDELIVERY_SECRET } }));

@@ -24,11 +24,14 @@ afterAll(async () => {
 /** A raw GET of `target`, exactly as written (no client-side normalisation of the path). */
 function get(port: number, target: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; location?: string; body: string }>((resolve, reject) => {
-    const request = http.request({ host: "127.0.0.1", port, path: target, headers: { host: `127.0.0.1:${port}`, ...headers } }, (response) => {
-      let body = "";
-      response.on("data", (chunk) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, location: response.headers.location, body }));
-    });
+    const request = http.request(
+      { host: "127.0.0.1", port, path: target, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (response) => {
+        let body = "";
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode!, location: response.headers.location, body }));
+      },
+    );
     request.on("error", reject);
     request.end();
   });
@@ -45,14 +48,36 @@ describe("paths a request chooses", () => {
       expect(answer.location?.startsWith("/") && !answer.location.startsWith("//"), answer.location).toBe(true);
     }
     const segment = fc.oneof(
-      fc.constantFrom("", ".", "..", "%2e", "%2E%2e", "%2f", "%2F", "%00", "%ff", "index", "_index", "robots.txt", "build", "%252e", "?", "??x", "#"),
+      fc.constantFrom(
+        "",
+        ".",
+        "..",
+        "%2e",
+        "%2E%2e",
+        "%2f",
+        "%2F",
+        "%00",
+        "%ff",
+        "index",
+        "_index",
+        "robots.txt",
+        "build",
+        "%252e",
+        "?",
+        "??x",
+        "#",
+      ),
       fc.stringMatching(/^[A-Za-z0-9._~!$&'()*+,;=:@%-]{0,12}$/),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(segment, { maxLength: 8 }), fc.constantFrom("", "?", "?utm=1", "?index", "?_data=root"), async (segments, query) => {
-        const answer = await get(stack.ports.site, `/${segments.join("/")}${query}`);
-        expect(answer.status, `/${segments.join("/")}${query}`).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.array(segment, { maxLength: 8 }),
+        fc.constantFrom("", "?", "?utm=1", "?index", "?_data=root"),
+        async (segments, query) => {
+          const answer = await get(stack.ports.site, `/${segments.join("/")}${query}`);
+          expect(answer.status, `/${segments.join("/")}${query}`).toBeLessThan(500);
+        },
+      ),
       { numRuns: 300 },
     );
     expect((await health()).documentsInMemory, "one document, whatever the paths").toBe(1);
@@ -61,7 +86,10 @@ describe("paths a request chooses", () => {
   it("methods the site does not serve get 405 before any page is rendered", async () => {
     for (const method of ["PUT", "DELETE", "OPTIONS", "PATCH", "TRACE"]) {
       const status = await new Promise<number>((resolve, reject) => {
-        http.request({ host: "127.0.0.1", port: stack.ports.site, path: "/", method }, (r) => (r.resume(), resolve(r.statusCode!))).on("error", reject).end();
+        http
+          .request({ host: "127.0.0.1", port: stack.ports.site, path: "/", method }, (r) => (r.resume(), resolve(r.statusCode!)))
+          .on("error", reject)
+          .end();
       });
       expect(status, method).toBe(405);
     }
@@ -71,14 +99,25 @@ describe("paths a request chooses", () => {
 describe("the visitor's address at the no-JavaScript door", () => {
   /** A no-JS post of the form, as a browser (or a script) sends it straight to the site. */
   async function post(title: string, headers: Record<string, string> = {}) {
-    const body = new URLSearchParams({ name: "Ada", email: `ada-${title.replaceAll(" ", "-").toLowerCase()}@example.com`, projectTitle: title, website: "" }).toString();
+    const body = new URLSearchParams({
+      name: "Ada",
+      email: `ada-${title.replaceAll(" ", "-").toLowerCase()}@example.com`,
+      projectTitle: title,
+      website: "",
+    }).toString();
     const response = await fetch(`${stack.siteUrl}/?index`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
       body,
       redirect: "manual",
     });
-    expect(response.status, await response.clone().text().then((t) => t.slice(0, 200))).toBe(200);
+    expect(
+      response.status,
+      await response
+        .clone()
+        .text()
+        .then((t) => t.slice(0, 200)),
+    ).toBe(200);
     const [row] = await db`select client_hash from contact_enquiries where project_title = ${title}`;
     return row!.client_hash as string;
   }
@@ -93,12 +132,25 @@ describe("the visitor's address at the no-JavaScript door", () => {
   });
 
   it("follows X-Forwarded-For only as far as TRUST_PROXY says", async () => {
-    const trusting = await startStack({ db: false, mail: false, fn: false, env: { site: { SUPABASE_URL: stack.functionUrl, TRUST_PROXY: "loopback" } } });
+    const trusting = await startStack({
+      db: false,
+      mail: false,
+      fn: false,
+      env: { site: { SUPABASE_URL: stack.functionUrl, TRUST_PROXY: "loopback" } },
+    });
     try {
       const t = Date.now().toString(36);
       const send = async (title: string, forwarded: string) => {
-        const body = new URLSearchParams({ name: "Ada", email: `ada-${title.replaceAll(" ", "-").toLowerCase()}@example.com`, projectTitle: title }).toString();
-        const response = await fetch(`${trusting.siteUrl}/?index`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": forwarded }, body });
+        const body = new URLSearchParams({
+          name: "Ada",
+          email: `ada-${title.replaceAll(" ", "-").toLowerCase()}@example.com`,
+          projectTitle: title,
+        }).toString();
+        const response = await fetch(`${trusting.siteUrl}/?index`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": forwarded },
+          body,
+        });
         expect(response.status).toBe(200);
         return (await db`select client_hash from contact_enquiries where project_title = ${title}`)[0]!.client_hash as string;
       };

@@ -54,11 +54,19 @@ describe("the site's server at start, in production", () => {
 
   it.each([
     ["no relay secret", { ENQUIRY_RELAY_SECRET: undefined }, "ENQUIRY_RELAY_SECRET is required"],
-    ["the .env.example relay secret", { ENQUIRY_RELAY_SECRET: "change-me-to-a-long-random-string-shared-with-the-function" }, "ENQUIRY_RELAY_SECRET is the placeholder"],
+    [
+      "the .env.example relay secret",
+      { ENQUIRY_RELAY_SECRET: "change-me-to-a-long-random-string-shared-with-the-function" },
+      "ENQUIRY_RELAY_SECRET is the placeholder",
+    ],
     ["a 6-character relay secret", { ENQUIRY_RELAY_SECRET: "s3cret" }, "ENQUIRY_RELAY_SECRET is 6 characters long"],
     ["a localhost site URL", { SITE_URL: "http://localhost:3000" }, "SITE_URL points at this machine"],
     ["an example inbox", { STUDIO_EMAIL: "bookings@studio.example" }, "STUDIO_EMAIL is at a documentation domain"],
-    ["a secret key where the public one belongs", { SUPABASE_ANON_KEY: "sb_secret_abcdefghijklmnop" }, "SUPABASE_ANON_KEY holds a secret key"],
+    [
+      "a secret key where the public one belongs",
+      { SUPABASE_ANON_KEY: "sb_secret_abcdefghijklmnop" },
+      "SUPABASE_ANON_KEY holds a secret key",
+    ],
     ["a timeout out of range", { SERVER_HEADERS_TIMEOUT_MS: "5" }, "SERVER_HEADERS_TIMEOUT_MS must be a whole number"],
     ["a port out of range", { PORT: "99999" }, "PORT must be a port number"],
   ])("with %s, exits with status 1 before it listens, naming the variable", async (_what, change, message) => {
@@ -83,8 +91,20 @@ describe("the site's server at start, in production", () => {
     });
     expect(code).toBe(1);
     const lines = output.split("\n").filter((line) => line.startsWith("  - "));
-    for (const variable of ["SITE_URL", "SUPABASE_URL", "SUPABASE_ANON_KEY", "STUDIO_EMAIL", "STUDIO_STREET", "STUDIO_POSTAL_CODE", "STUDIO_SOCIAL_URL", "ENQUIRY_RELAY_SECRET"]) {
-      expect(lines.filter((line) => line.startsWith(`  - ${variable} `)), variable).toHaveLength(1);
+    for (const variable of [
+      "SITE_URL",
+      "SUPABASE_URL",
+      "SUPABASE_ANON_KEY",
+      "STUDIO_EMAIL",
+      "STUDIO_STREET",
+      "STUDIO_POSTAL_CODE",
+      "STUDIO_SOCIAL_URL",
+      "ENQUIRY_RELAY_SECRET",
+    ]) {
+      expect(
+        lines.filter((line) => line.startsWith(`  - ${variable} `)),
+        variable,
+      ).toHaveLength(1);
     }
   });
 

@@ -22,10 +22,14 @@ afterAll(async () => {
 /** `npm run verify -- --site … --function …`, with the redelivery secret in the environment. */
 function verify(siteUrl: string) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ["scripts/deploy/verify.mjs", "--site", siteUrl, "--function", `${stack.functionUrl}/functions/v1/send-contact-email`], {
-      cwd: ROOT,
-      env: { ...process.env, REDELIVERY_SECRET: LOCAL_SECRETS.redelivery },
-    });
+    const child = spawn(
+      process.execPath,
+      ["scripts/deploy/verify.mjs", "--site", siteUrl, "--function", `${stack.functionUrl}/functions/v1/send-contact-email`],
+      {
+        cwd: ROOT,
+        env: { ...process.env, REDELIVERY_SECRET: LOCAL_SECRETS.redelivery },
+      },
+    );
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
@@ -59,7 +63,8 @@ describe("npm run verify", () => {
     try {
       const { code, output } = await verify(stack.siteUrl);
       expect(code).toBe(1);
-      for (const check of ["CORS preflight", "function's health is ok", "the site's relay is accepted"]) expect(line(output, check), check).toMatch(/^FAIL/);
+      for (const check of ["CORS preflight", "function's health is ok", "the site's relay is accepted"])
+        expect(line(output, check), check).toMatch(/^FAIL/);
       expect(line(output, "the page answers 200")).toMatch(/^PASS/);
     } finally {
       await stack.startFunction();

@@ -82,7 +82,16 @@ describe("npm run dev", () => {
       // Let the live-reload socket connect before the edit.
       await page.waitForTimeout(1000);
       edit("app/content.ts", "Everything you need to take a song", "Edited in development: everything you need to take a song");
-      await expect.poll(() => page.locator("#services").textContent().catch(() => ""), { timeout: 60_000, interval: 250 }).toContain("Edited in development");
+      await expect
+        .poll(
+          () =>
+            page
+              .locator("#services")
+              .textContent()
+              .catch(() => ""),
+          { timeout: 60_000, interval: 250 },
+        )
+        .toContain("Edited in development");
       expect(errors.filter((e) => !/WebSocket|favicon/.test(e))).toEqual([]);
     } finally {
       await browser.close();
@@ -94,7 +103,16 @@ describe("npm run dev", () => {
     expect(await (await fetch(url)).json()).toMatchObject({ message: "Not found." });
     edit("supabase/functions/send-contact-email/handler.ts", `notFound: "Not found."`, `notFound: "Not found (edited)."`);
     await expect
-      .poll(async () => (await fetch(url).then((r) => r.json(), () => ({}))).message, { timeout: 60_000, interval: 250 })
+      .poll(
+        async () =>
+          (
+            await fetch(url).then(
+              (r) => r.json(),
+              () => ({}),
+            )
+          ).message,
+        { timeout: 60_000, interval: 250 },
+      )
       .toBe("Not found (edited).");
   });
 });

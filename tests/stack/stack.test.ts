@@ -71,8 +71,14 @@ function send(message: object, key: string = crypto.randomUUID()) {
   });
 }
 // Each message its own address: a confirmation goes to one address at most once an hour.
-const message = (tag: string, i = 0) => ({ name: `Visitor ${i}`, email: `visitor${i}-${tag.toLowerCase()}@example.com`, projectTitle: `${tag} ${i}`, projectDetails: "" });
-const rowsTagged = async (tag: string) => (await db`select count(*)::int as n from contact_enquiries where project_title like ${tag + " %"}`)[0]!.n;
+const message = (tag: string, i = 0) => ({
+  name: `Visitor ${i}`,
+  email: `visitor${i}-${tag.toLowerCase()}@example.com`,
+  projectTitle: `${tag} ${i}`,
+  projectDetails: "",
+});
+const rowsTagged = async (tag: string) =>
+  (await db`select count(*)::int as n from contact_enquiries where project_title like ${tag + " %"}`)[0]!.n;
 
 async function until<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -99,7 +105,10 @@ describe("npm run stack", () => {
   test("100 distinct enquiries at once: 100 × 200, 100 rows, 200 mails, no error logged", async () => {
     const mailsBefore = await mailCount();
     const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => send(message("Burst", i))));
-    assert.deepEqual(responses.map((r) => r.status), Array(100).fill(200));
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      Array(100).fill(200),
+    );
     assert.equal(await rowsTagged("Burst"), 100);
     assert.equal(await until(async () => (await mailCount()) - mailsBefore === 200 && 200), 200);
     assert.doesNotMatch(stack.output, /"status":5\d\d|mail-pending|mail-error/);
@@ -110,7 +119,10 @@ describe("npm run stack", () => {
     const key = crypto.randomUUID();
     const responses = await Promise.all(Array.from({ length: 50 }, () => send(message("Retry"), key)));
     const bodies = await Promise.all(responses.map((r) => r.json()));
-    assert.deepEqual(responses.map((r) => r.status), Array(50).fill(200));
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      Array(50).fill(200),
+    );
     assert.equal(new Set(bodies.map((b) => b.id)).size, 1);
     assert.equal(await rowsTagged("Retry"), 1);
     await until(async () => (await mailCount()) - mailsBefore >= 2);

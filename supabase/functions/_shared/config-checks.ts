@@ -24,7 +24,10 @@ export function isPlaceholder(value: string): boolean {
  * example.com/.net/.org and anything under .example, .test, .invalid or .localhost.
  */
 export function isLocalOrExampleHost(host: string): boolean {
-  const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const name = host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
   if (name === "localhost" || name === "::1" || name === "0.0.0.0" || /^127\.\d+\.\d+\.\d+$/.test(name)) return true;
   if (/(^|\.)(example|test|invalid|localhost)$/.test(name)) return true;
   return /(^|\.)example\.(com|net|org)$/.test(name);

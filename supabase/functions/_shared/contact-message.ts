@@ -86,9 +86,7 @@ export type EnquiryResult =
   | { status: "too-fast"; message: string }
   | { status: "error"; message: string; code?: ErrorCode };
 
-export type ParseResult =
-  | { ok: true; message: ContactMessage }
-  | { ok: false; fieldErrors: FieldErrors };
+export type ParseResult = { ok: true; message: ContactMessage } | { ok: false; fieldErrors: FieldErrors };
 
 const LABELS: Record<ContactField, string> = {
   name: "Name",

@@ -22,7 +22,10 @@ export const ADDRESS_HEADERS = [
 export function platformAddress(request: Request, { header, trustedHops }: Config["clientAddress"]): string | null {
   const raw = request.headers.get(header);
   if (!raw) return null;
-  const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const entry = entries.length === 1 && trustedHops === 1 ? entries[0] : entries[entries.length - trustedHops];
   return entry || null;
 }

@@ -114,9 +114,12 @@ export function loadConfig(env: Env): { config: Config; problems: ConfigProblem[
   const pooler = env.get("DB_POOLER_URL")?.trim();
   const direct = env.get("SUPABASE_DB_URL")?.trim();
   const databaseUrl = pooler || direct;
-  if (!databaseUrl) problem("SUPABASE_DB_URL", "is required (the platform sets it; locally, npm run stack does): enquiries cannot be stored");
-  if (pooler && !/^postgres(ql)?:\/\//.test(pooler)) problem("DB_POOLER_URL", "must be a postgres:// URL (the transaction pooler's, port 6543)");
-  else if (pooler && isPlaceholder(pooler)) inProduction("DB_POOLER_URL", "is the placeholder from .env.example: copy the transaction pooler's URL");
+  if (!databaseUrl)
+    problem("SUPABASE_DB_URL", "is required (the platform sets it; locally, npm run stack does): enquiries cannot be stored");
+  if (pooler && !/^postgres(ql)?:\/\//.test(pooler))
+    problem("DB_POOLER_URL", "must be a postgres:// URL (the transaction pooler's, port 6543)");
+  else if (pooler && isPlaceholder(pooler))
+    inProduction("DB_POOLER_URL", "is the placeholder from .env.example: copy the transaction pooler's URL");
 
   // --- mail -------------------------------------------------------------------------------------
   const apiKey = env.get("RESEND_API_KEY")?.trim();
@@ -131,13 +134,25 @@ export function loadConfig(env: Env): { config: Config; problems: ConfigProblem[
     } else {
       mail = { transport, apiKey, apiUrl: str("RESEND_API_URL", "https://api.resend.com").replace(/\/+$/, ""), webhookSecret };
     }
-    if (!webhookSecret) inProduction("RESEND_WEBHOOK_SECRET", "is required: without it, mail Resend accepts and then bounces is never seen (README, Deployment)");
+    if (!webhookSecret)
+      inProduction(
+        "RESEND_WEBHOOK_SECRET",
+        "is required: without it, mail Resend accepts and then bounces is never seen (README, Deployment)",
+      );
     else if (isPlaceholder(webhookSecret)) inProduction("RESEND_WEBHOOK_SECRET", "is the placeholder from .env.example");
-    else if (!/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret)) problem("RESEND_WEBHOOK_SECRET", "must be the webhook's signing secret as Resend shows it (whsec_…)");
+    else if (!/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret))
+      problem("RESEND_WEBHOOK_SECRET", "must be the webhook's signing secret as Resend shows it (whsec_…)");
   } else if (transport === "smtp") {
     const host = str("SMTP_HOST", "127.0.0.1");
     const port = int("SMTP_PORT", 54325, [1, 65535]);
-    mail = { transport, host, port, secure: env.get("SMTP_SECURE") === "true", user: env.get("SMTP_USER") || undefined, pass: env.get("SMTP_PASS") || undefined };
+    mail = {
+      transport,
+      host,
+      port,
+      secure: env.get("SMTP_SECURE") === "true",
+      user: env.get("SMTP_USER") || undefined,
+      pass: env.get("SMTP_PASS") || undefined,
+    };
     if (production && isLocalOrExampleHost(host)) {
       mail = { transport: "none", reason: `SMTP_HOST ${host} is not reachable from the hosted platform` };
       problem("MAIL_TRANSPORT", "smtp to this machine cannot work on the hosted platform: use MAIL_TRANSPORT=resend with RESEND_API_KEY");
@@ -150,9 +165,11 @@ export function loadConfig(env: Env): { config: Config; problems: ConfigProblem[
     mail = { transport: "none", reason: `MAIL_TRANSPORT is "${transport}"` };
   }
   const mailFrom = required("MAIL_FROM", "Studio Bookings <bookings@studio.example>");
-  if (env.get("MAIL_FROM") && isExampleAddress(mailFrom)) inProduction("MAIL_FROM", `is at a documentation domain (${mailFrom}): providers refuse to send from it`);
+  if (env.get("MAIL_FROM") && isExampleAddress(mailFrom))
+    inProduction("MAIL_FROM", `is at a documentation domain (${mailFrom}): providers refuse to send from it`);
   const studioInbox = required("STUDIO_INBOX", "bookings@studio.example");
-  if (env.get("STUDIO_INBOX") && isExampleAddress(studioInbox)) inProduction("STUDIO_INBOX", `is at a documentation domain (${studioInbox}): enquiries would never reach the studio`);
+  if (env.get("STUDIO_INBOX") && isExampleAddress(studioInbox))
+    inProduction("STUDIO_INBOX", `is at a documentation domain (${studioInbox}): enquiries would never reach the studio`);
 
   // --- callers ----------------------------------------------------------------------------------
   const allowedOrigins = required("ALLOWED_ORIGINS", "http://localhost:3000")
@@ -160,7 +177,8 @@ export function loadConfig(env: Env): { config: Config; problems: ConfigProblem[
     .map((o) => o.trim().replace(/\/+$/, ""))
     .filter(Boolean);
   for (const origin of allowedOrigins) {
-    if (!URL.canParse(origin) || new URL(origin).origin !== origin) problem("ALLOWED_ORIGINS", `"${origin}" is not an origin (scheme://host[:port], no path)`);
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin)
+      problem("ALLOWED_ORIGINS", `"${origin}" is not an origin (scheme://host[:port], no path)`);
     else inProduction("ALLOWED_ORIGINS", publicUrlProblem(origin) && `${origin} ${publicUrlProblem(origin)}`);
   }
   const header = str("CLIENT_IP_HEADER", "cf-connecting-ip").toLowerCase();
@@ -168,9 +186,15 @@ export function loadConfig(env: Env): { config: Config; problems: ConfigProblem[
   const trustedHops = int("CLIENT_IP_TRUSTED_HOPS", 1, [1, 10]);
 
   const ipHashSalt = readSecret(env.get("IP_HASH_SALT"));
-  inProduction("IP_HASH_SALT", secretProblem(ipHashSalt) && `${secretProblem(ipHashSalt)}: stored client hashes could be reversed to addresses`);
+  inProduction(
+    "IP_HASH_SALT",
+    secretProblem(ipHashSalt) && `${secretProblem(ipHashSalt)}: stored client hashes could be reversed to addresses`,
+  );
   const redeliverySecret = readSecret(env.get("REDELIVERY_SECRET"));
-  inProduction("REDELIVERY_SECRET", secretProblem(redeliverySecret) && `${secretProblem(redeliverySecret)}: the scheduler cannot call /redeliver`);
+  inProduction(
+    "REDELIVERY_SECRET",
+    secretProblem(redeliverySecret) && `${secretProblem(redeliverySecret)}: the scheduler cannot call /redeliver`,
+  );
   const relaySecret = readSecret(env.get("ENQUIRY_RELAY_SECRET"));
   inProduction("ENQUIRY_RELAY_SECRET", secretProblem(relaySecret) && `${secretProblem(relaySecret)}: set the same value as the site's`);
 

@@ -76,7 +76,14 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
         return;
       } catch (error) {
         const last = attempt >= RECORD_SENT_RETRIES_MS.length;
-        log({ level: last ? "error" : "warn", event: "delivery-sent-unrecorded", enquiry: enquiryId, kind, attempt: attempt + 1, error: errorText(error) });
+        log({
+          level: last ? "error" : "warn",
+          event: "delivery-sent-unrecorded",
+          enquiry: enquiryId,
+          kind,
+          attempt: attempt + 1,
+          error: errorText(error),
+        });
         if (last) return; // the claim expires in 2 minutes; the mail may then go again, never zero times
         await sleep(RECORD_SENT_RETRIES_MS[attempt]!);
       }
@@ -95,7 +102,8 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
       try {
         status = await store.recordFailure(enquiryId, kind, failure, config.maxAttempts, config.retry);
         // The mailbox that refused gets no confirmation again (the studio's own mail is never suppressed).
-        if (failure.permanent) await store.recordRefusedAddress(kind === "studio" ? mailboxOf(config.studioInbox) : delivery.mailbox, failure.error);
+        if (failure.permanent)
+          await store.recordRefusedAddress(kind === "studio" ? mailboxOf(config.studioInbox) : delivery.mailbox, failure.error);
       } catch (recordError) {
         // The claim expires and the delivery is tried again: a mail late, never lost.
         log({ level: "error", event: "delivery-failure-unrecorded", enquiry: enquiryId, kind, error: errorText(recordError) });

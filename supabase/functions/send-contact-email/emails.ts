@@ -20,9 +20,14 @@ export function escapeHtml(value: string): string {
  * What is left reads the same in every mail client. `lines: true` keeps line breaks (the details).
  */
 export function neutralize(value: string, { lines = false } = {}): string {
-  const visible = value.replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u180E]/gu, (c) => (lines && c === "\n" ? c : c === "\t" || c === "\r" || c === "\n" ? " " : ""));
+  const visible = value.replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u180E]/gu, (c) =>
+    lines && c === "\n" ? c : c === "\t" || c === "\r" || c === "\n" ? " " : "",
+  );
   return lines
-    ? visible.split("\n").map((line) => line.replace(/\p{Z}+/gu, " ").trimEnd()).join("\n")
+    ? visible
+        .split("\n")
+        .map((line) => line.replace(/\p{Z}+/gu, " ").trimEnd())
+        .join("\n")
     : visible.replace(/\p{Z}+/gu, " ").trim();
 }
 
@@ -41,7 +46,12 @@ export function headerText(value: string): string {
 /** At most `max` characters a person sees, with an ellipsis when cut. */
 export function shorten(value: string, max: number): string {
   const characters = [...value];
-  return characters.length <= max ? value : `${characters.slice(0, max - 1).join("").trimEnd()}…`;
+  return characters.length <= max
+    ? value
+    : `${characters
+        .slice(0, max - 1)
+        .join("")
+        .trimEnd()}…`;
 }
 
 /**
@@ -124,7 +134,8 @@ export function studioNotification(message: ContactMessage, opts: { studioInbox:
     "",
     "Reply to this e-mail to answer the visitor.",
   ].join("\n");
-  const row = (label: string, value: string) => `<tr><th align="left" style="padding:4px 12px 4px 0">${label}</th><td>${escapeHtml(value)}</td></tr>`;
+  const row = (label: string, value: string) =>
+    `<tr><th align="left" style="padding:4px 12px 4px 0">${label}</th><td>${escapeHtml(value)}</td></tr>`;
   const html = layout(
     `<h1 style="font-size:20px">New booking enquiry</h1><table>${row("Name", visitor.name)}${row("Email", visitor.email)}${row(
       "Project title",
@@ -167,7 +178,10 @@ export function visitorConfirmation(message: ContactMessage, opts: { studioName:
  * oldest first, each with its sender and title, the details shortened; the full rows are in
  * contact_enquiries.
  */
-export function studioDigest(enquiries: { enquiryId: string; message: ContactMessage; createdAt: Date }[], opts: { studioInbox: string }): Email {
+export function studioDigest(
+  enquiries: { enquiryId: string; message: ContactMessage; createdAt: Date }[],
+  opts: { studioInbox: string },
+): Email {
   const subject = `${enquiries.length} ${enquiries.length === 1 ? "enquiry" : "enquiries"} held during a busy period`;
   const intro =
     "These arrived while enquiries came in faster than usual, so they are sent together. " +

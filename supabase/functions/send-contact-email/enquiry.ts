@@ -77,7 +77,11 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     if (!addressHeadersLogged) {
       addressHeadersLogged = true;
       // How the owner confirms CLIENT_IP_HEADER after a deploy (`npm run verify` does it from outside).
-      log({ event: "client-address-headers", configured: config.clientAddress.header, present: ADDRESS_HEADERS.filter((h) => request.headers.has(h)) });
+      log({
+        event: "client-address-headers",
+        configured: config.clientAddress.header,
+        present: ADDRESS_HEADERS.filter((h) => request.headers.has(h)),
+      });
     }
     if (relayed) {
       const relayedAddress = request.headers.get(RELAY_HEADERS.client)?.trim();
@@ -88,7 +92,12 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
       state.clientHeaderMissing = true;
       if (!missingHeaderLogged) {
         missingHeaderLogged = true;
-        log({ level: "error", event: "client-address-header-missing", configured: config.clientAddress.header, hint: "run npm run verify to find the header the platform sets" });
+        log({
+          level: "error",
+          event: "client-address-header-missing",
+          configured: config.clientAddress.header,
+          hint: "run npm run verify to find the header the platform sets",
+        });
       }
     }
     return address;
@@ -133,7 +142,9 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
       log({
         level: "error",
         event: "relay-secret-mismatch",
-        hint: config.relaySecret ? "the site's ENQUIRY_RELAY_SECRET differs from the function's" : "the function has no ENQUIRY_RELAY_SECRET",
+        hint: config.relaySecret
+          ? "the site's ENQUIRY_RELAY_SECRET differs from the function's"
+          : "the function has no ENQUIRY_RELAY_SECRET",
       });
       return reply(401, { status: "error", code: "relay-refused", message: MESSAGES.relayRefused });
     }
@@ -168,9 +179,13 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     }
     switch (stored.outcome) {
       case "rate-limited":
-        return reply(429, { status: "rate-limited", retryAfterSeconds: stored.retryAfterSeconds, message: MESSAGES.rateLimited }, {
-          "Retry-After": String(stored.retryAfterSeconds),
-        });
+        return reply(
+          429,
+          { status: "rate-limited", retryAfterSeconds: stored.retryAfterSeconds, message: MESSAGES.rateLimited },
+          {
+            "Retry-After": String(stored.retryAfterSeconds),
+          },
+        );
       case "busy":
         line.level = "error";
         return reply(503, { status: "error", code: "busy", message: MESSAGES.busy }, { "Retry-After": String(stored.retryAfterSeconds) });

@@ -112,11 +112,20 @@ export function createHandler({
       // An absolute-form request target ("POST http://other.example/…") naming another host.
       response = json(400, { status: "error", message: MESSAGES.target });
     } else if (route === "health") {
-      response = request.method === "GET" || request.method === "HEAD" ? await health(request) : json(405, { status: "error", message: MESSAGES.methodGet }, { Allow: "GET" });
+      response =
+        request.method === "GET" || request.method === "HEAD"
+          ? await health(request)
+          : json(405, { status: "error", message: MESSAGES.methodGet }, { Allow: "GET" });
     } else if (route === "redeliver") {
-      response = request.method === "POST" ? await redeliver(request, line) : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
+      response =
+        request.method === "POST"
+          ? await redeliver(request, line)
+          : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
     } else if (route === "resend-webhook") {
-      response = request.method === "POST" ? await resendWebhook(request, line) : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
+      response =
+        request.method === "POST"
+          ? await resendWebhook(request, line)
+          : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
     } else if (route !== "enquiry") {
       response = json(404, { status: "error", message: MESSAGES.notFound });
     } else if (request.method === "OPTIONS") {

@@ -55,7 +55,9 @@ export function createHealth({ config, problems, store, clientHeaderMissing, now
     if (config.redeliverySecret && timingSafeEqual(given, config.redeliverySecret)) return json(...(await details(request)));
     if (!cached || now() - cached.at > CACHE_MS) cached = { at: now(), ok: healthy(await database()) };
     const relaySecret = request.headers.get(RELAY_HEADERS.secret)?.trim();
-    const relay = relaySecret ? { relay: config.relaySecret && timingSafeEqual(relaySecret, config.relaySecret) ? "recognised" : "refused" } : {};
+    const relay = relaySecret
+      ? { relay: config.relaySecret && timingSafeEqual(relaySecret, config.relaySecret) ? "recognised" : "refused" }
+      : {};
     return json(cached.ok ? 200 : 503, { status: cached.ok ? "ok" : "error", ...relay });
   };
 

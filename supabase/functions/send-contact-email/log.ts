@@ -17,7 +17,9 @@ export function maskAddresses(text: string): string {
 }
 
 export function defaultLog(line: LogLine) {
-  const masked = Object.fromEntries(Object.entries(line).map(([key, value]) => [key, typeof value === "string" ? maskAddresses(value) : value]));
+  const masked = Object.fromEntries(
+    Object.entries(line).map(([key, value]) => [key, typeof value === "string" ? maskAddresses(value) : value]),
+  );
   const text = JSON.stringify({ time: new Date().toISOString(), fn: FUNCTION_NAME, level: "info", ...masked });
   if (line.level === "error") console.error(text);
   else if (line.level === "warn") console.warn(text);

@@ -21,7 +21,10 @@ export type Mailer = {
  * slow, rate-limiting us, or our own credentials wrong) is temporary: the mail waits and is tried again.
  */
 export class MailError extends Error {
-  constructor(message: string, readonly permanent: boolean) {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
     super(message);
     this.name = "MailError";
   }
@@ -69,10 +72,13 @@ function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from
             text: email.text,
             html: email.html,
             // Come back in Resend's webhooks, so a later bounce finds its delivery.
-            tags: "digest" in tags ? [{ name: "digest", value: "true" }] : [
-              { name: "enquiry", value: tags.enquiry },
-              { name: "kind", value: tags.kind },
-            ],
+            tags:
+              "digest" in tags
+                ? [{ name: "digest", value: "true" }]
+                : [
+                    { name: "enquiry", value: tags.enquiry },
+                    { name: "kind", value: tags.kind },
+                  ],
           }),
           signal: AbortSignal.timeout(timeoutMs),
         });

@@ -37,7 +37,12 @@ export type Store = ReturnType<typeof createStore>;
 const CLAIM_SECONDS = 120;
 
 type MessageRow = { name: string; email: string; project_title: string; project_details: string };
-const messageOf = (r: MessageRow): ContactMessage => ({ name: r.name, email: r.email, projectTitle: r.project_title, projectDetails: r.project_details });
+const messageOf = (r: MessageRow): ContactMessage => ({
+  name: r.name,
+  email: r.email,
+  projectTitle: r.project_title,
+  projectDetails: r.project_details,
+});
 
 export function createStore(databaseUrl: string, options: { max?: number; connectTimeoutSeconds?: number } = {}) {
   const sql = postgres(databaseUrl, {
@@ -60,7 +65,8 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
           ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds}),
           ${limits.enquiriesPerDay}, ${limits.heldMax}, ${limits.confirmationsPerSenderPerDay})`;
       if (!row) throw new Error("submit_enquiry returned no row");
-      if (row.outcome === "rate-limited" || row.outcome === "busy") return { outcome: row.outcome, retryAfterSeconds: row.retry_after ?? 60 };
+      if (row.outcome === "rate-limited" || row.outcome === "busy")
+        return { outcome: row.outcome, retryAfterSeconds: row.retry_after ?? 60 };
       return { outcome: row.outcome as "stored" | "held" | "duplicate" | "conflict", enquiryId: row.enquiry_id! };
     },
 
@@ -69,7 +75,12 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       const rows = await sql<(MessageRow & { enquiry_id: string; kind: DeliveryKind; mailbox: string | null })[]>`
         select c.*, e.mailbox from private.claim_deliveries(${enquiryId}::uuid, ${limit}, ${maxAttempts}, make_interval(secs => ${CLAIM_SECONDS})) c
         join public.contact_enquiries e on e.id = c.enquiry_id`;
-      return rows.map((r) => ({ enquiryId: r.enquiry_id, kind: r.kind, message: messageOf(r), mailbox: r.mailbox ?? r.email.toLowerCase() }));
+      return rows.map((r) => ({
+        enquiryId: r.enquiry_id,
+        kind: r.kind,
+        message: messageOf(r),
+        mailbox: r.mailbox ?? r.email.toLowerCase(),
+      }));
     },
 
     async markSent(enquiryId: string, kind: DeliveryKind, providerId: string | undefined) {
@@ -166,7 +177,11 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
           (select last_run_at from private.redelivery_state) as last_run_at,
           private.redelivery_scheduled() as scheduled,
           exists (select from private.undeliverable_addresses where mailbox = ${studioMailbox}) as inbox_undeliverable`;
-      return { lastRunAt: row?.last_run_at ?? null, scheduled: row?.scheduled ?? null, inboxUndeliverable: row?.inbox_undeliverable ?? false };
+      return {
+        lastRunAt: row?.last_run_at ?? null,
+        scheduled: row?.scheduled ?? null,
+        inboxUndeliverable: row?.inbox_undeliverable ?? false,
+      };
     },
 
     async close() {
