@@ -1,19 +1,9 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
+import { DEPLOYED_SITE_ENV, SITE_VARIABLES } from "../tests/support/deployed-site";
 import { readConfig } from "./config.server";
 
-/** What a real deployment sets: every value real-looking. */
-const deployed = {
-  NODE_ENV: "production",
-  SITE_URL: "https://lakeshoresound.ca",
-  SUPABASE_URL: "https://abcdefghijklmnopqrst.supabase.co",
-  SUPABASE_ANON_KEY: "sb_publishable_4f9a2c7e1b3d5f8a0c2e4b6d",
-  STUDIO_EMAIL: "bookings@lakeshoresound.ca",
-  STUDIO_STREET: "2 Lake Shore Blvd W",
-  STUDIO_POSTAL_CODE: "M8V 1A1",
-  STUDIO_SOCIAL_URL: "https://www.instagram.com/lakeshoresound",
-  ENQUIRY_RELAY_SECRET: "q8Zt3vN1xW5yL0pR7sK2mB9cD4fG6hJ1",
-};
+const deployed = DEPLOYED_SITE_ENV;
 const problems = (env: Record<string, string | undefined>) => readConfig(env).fatal.map((p) => `${p.variable} ${p.problem}`);
 
 describe("the site's configuration", () => {
@@ -74,16 +64,7 @@ describe("the site's configuration", () => {
 
   it("refuses every placeholder at once, one line each", () => {
     const found = problems({ NODE_ENV: "production" });
-    for (const variable of [
-      "SITE_URL",
-      "SUPABASE_URL",
-      "SUPABASE_ANON_KEY",
-      "STUDIO_EMAIL",
-      "STUDIO_STREET",
-      "STUDIO_POSTAL_CODE",
-      "STUDIO_SOCIAL_URL",
-      "ENQUIRY_RELAY_SECRET",
-    ]) {
+    for (const variable of SITE_VARIABLES) {
       expect(
         found.filter((p) => p.startsWith(`${variable} `)),
         variable,

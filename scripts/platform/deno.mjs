@@ -14,6 +14,12 @@ export const FUNCTION_DIR = "supabase/functions/send-contact-email";
 export const FUNCTION_CONFIG = `${FUNCTION_DIR}/deno.json`;
 
 /**
+ * What the function may do under Deno (network, its variables, its files, the OS facts nodemailer
+ * reads), with the function's config (import map): the flags every run and test of it takes.
+ */
+export const FUNCTION_FLAGS = ["--allow-net", "--allow-env", "--allow-read", "--allow-sys", "--config", FUNCTION_CONFIG];
+
+/**
  * Environment for a Deno run. Deno 2.1 trusts only its own CA list unless told otherwise; where a TLS
  * proxy re-signs traffic (machines without direct internet), `npm:` downloads then fail. The system
  * store is used when DENO_TLS_CA_STORE is not set (decision 015: machine workarounds behind variables).

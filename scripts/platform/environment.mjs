@@ -22,6 +22,17 @@ export function portsFromEnv(env = process.env) {
   };
 }
 
+/** The variables that set the platform's ports (what `portsFromEnv` reads). */
+export function portsToEnv(ports) {
+  return {
+    PORT: String(ports.site),
+    FUNCTION_PORT: String(ports.function),
+    DB_PORT: String(ports.db),
+    MAIL_UI_PORT: String(ports.mailUi),
+    SMTP_PORT: String(ports.smtp),
+  };
+}
+
 /** Shared by the local site and function; each at least 32 characters, as production requires. */
 export const LOCAL_SECRETS = Object.freeze({
   relay: "local-relay-secret-not-for-production-0001",

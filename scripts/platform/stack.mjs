@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { startNginx } from "./cdn.mjs";
-import { DENO, denoEnv, FUNCTION_CONFIG, FUNCTION_DIR } from "./deno.mjs";
+import { DENO, denoEnv, FUNCTION_DIR, FUNCTION_FLAGS } from "./deno.mjs";
 import { DEFAULT_PORTS, functionEnvironment, siteEnvironment } from "./environment.mjs";
 import { freePort } from "./ports.mjs";
 import { startPostgres } from "./postgres.mjs";
@@ -144,17 +144,7 @@ export async function startFunction({ port, env, watch = false, quiet = true }) 
   return startProcess(
     "function",
     DENO,
-    [
-      "run",
-      ...(watch ? [`--watch=${FUNCTION_DIR}/,supabase/functions/_shared/`] : []),
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-sys",
-      "--config",
-      FUNCTION_CONFIG,
-      `${FUNCTION_DIR}/index.ts`,
-    ],
+    ["run", ...(watch ? [`--watch=${FUNCTION_DIR}/,supabase/functions/_shared/`] : []), ...FUNCTION_FLAGS, `${FUNCTION_DIR}/index.ts`],
     { env: denoEnv({ DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`, ...env }), port, quiet },
   );
 }

@@ -5,7 +5,7 @@
 //   node scripts/test/function.mjs --edge-runtime   the Deno that Supabase's edge runtime embeds (2.1.x)
 // Other arguments go to `deno test` (for example --filter).
 import { spawn } from "node:child_process";
-import { DENO, DENO_EDGE, denoEnv, FUNCTION_CONFIG } from "../platform/deno.mjs";
+import { DENO, DENO_EDGE, denoEnv, FUNCTION_FLAGS } from "../platform/deno.mjs";
 import { freePort } from "../platform/ports.mjs";
 import { ROOT } from "../platform/processes.mjs";
 import { REJECTED_DOMAIN } from "../platform/smtp-catcher.mjs";
@@ -21,12 +21,7 @@ try {
     edge ? DENO_EDGE : DENO,
     [
       "test",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-sys",
-      "--config",
-      FUNCTION_CONFIG,
+      ...FUNCTION_FLAGS,
       // deno.lock is written by the current Deno in a format Deno 2.1 cannot read.
       ...(edge ? ["--no-lock"] : []),
       "tests/function/",

@@ -5,21 +5,11 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { freePort, isListening } from "../../scripts/platform/ports.mjs";
+import { DEPLOYED_SITE_ENV, EXAMPLE_SITE_ENV, SITE_VARIABLES } from "../support/deployed-site";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** What a real deployment sets. */
-const DEPLOYED = {
-  NODE_ENV: "production",
-  SITE_URL: "https://lakeshoresound.ca",
-  SUPABASE_URL: "https://abcdefghijklmnopqrst.supabase.co",
-  SUPABASE_ANON_KEY: "sb_publishable_4f9a2c7e1b3d5f8a0c2e4b6d",
-  STUDIO_EMAIL: "bookings@lakeshoresound.ca",
-  STUDIO_STREET: "2 Lake Shore Blvd W",
-  STUDIO_POSTAL_CODE: "M8V 1A1",
-  STUDIO_SOCIAL_URL: "https://www.instagram.com/lakeshoresound",
-  ENQUIRY_RELAY_SECRET: "q8Zt3vN1xW5yL0pR7sK2mB9cD4fG6hJ1",
-};
+const DEPLOYED = DEPLOYED_SITE_ENV;
 
 /** Starts remix-serve with exactly `env` (no variables of this process leak in); resolves when it exits or listens. */
 async function start(env: Record<string, string | undefined>) {
@@ -78,29 +68,10 @@ describe("the site's server at start, in production", () => {
   });
 
   it("with every placeholder of .env.example, exits naming each one on a line of its own", async () => {
-    const { code, output } = await start({
-      NODE_ENV: "production",
-      SITE_URL: "https://studio.example",
-      SUPABASE_URL: "https://your-project-ref.supabase.co",
-      SUPABASE_ANON_KEY: "sb_publishable_xxxxxxxxxxxxxxxxxxxx",
-      STUDIO_EMAIL: "bookings@studio.example",
-      STUDIO_STREET: "change-me: the studio's street address",
-      STUDIO_POSTAL_CODE: "change-me",
-      STUDIO_SOCIAL_URL: "https://www.instagram.com/yourstudio",
-      ENQUIRY_RELAY_SECRET: "change-me-to-a-long-random-string-shared-with-the-function",
-    });
+    const { code, output } = await start(EXAMPLE_SITE_ENV);
     expect(code).toBe(1);
     const lines = output.split("\n").filter((line) => line.startsWith("  - "));
-    for (const variable of [
-      "SITE_URL",
-      "SUPABASE_URL",
-      "SUPABASE_ANON_KEY",
-      "STUDIO_EMAIL",
-      "STUDIO_STREET",
-      "STUDIO_POSTAL_CODE",
-      "STUDIO_SOCIAL_URL",
-      "ENQUIRY_RELAY_SECRET",
-    ]) {
+    for (const variable of SITE_VARIABLES) {
       expect(
         lines.filter((line) => line.startsWith(`  - ${variable} `)),
         variable,

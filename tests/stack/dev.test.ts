@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { portsToEnv } from "../../scripts/platform/environment.mjs";
 import { freePort } from "../../scripts/platform/ports.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/test/browser.mjs";
 
@@ -35,11 +36,7 @@ beforeAll(async () => {
     env: {
       ...process.env,
       STACK_DB_DIR: path.join(copy, ".stack/db"),
-      PORT: String(ports.site),
-      FUNCTION_PORT: String(ports.function),
-      DB_PORT: String(ports.db),
-      MAIL_UI_PORT: String(ports.mailUi),
-      SMTP_PORT: String(ports.smtp),
+      ...portsToEnv(ports),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll as after, beforeAll as before, describe, test } from "vitest";
+import { portsToEnv } from "../../scripts/platform/environment.mjs";
 import { freePort } from "../../scripts/platform/ports.mjs";
 import { ENQUIRY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 
@@ -23,11 +24,7 @@ async function startStack(ports: Record<string, number>) {
     env: {
       ...process.env,
       STACK_DB_DIR: dataDir,
-      PORT: String(ports.site),
-      FUNCTION_PORT: String(ports.function),
-      DB_PORT: String(ports.db),
-      MAIL_UI_PORT: String(ports.mailUi),
-      SMTP_PORT: String(ports.smtp),
+      ...portsToEnv(ports),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
