@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./scripts/test/browser.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./scripts/platform/chromium.mjs";
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -15,7 +15,7 @@ export default defineConfig({
           name: "unit",
           globals: true,
           environment: "happy-dom",
-          include: ["app/**/*.test.{ts,tsx}", "supabase/functions/_shared/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}"],
+          include: ["app/**/*.test.{ts,tsx}", "supabase/functions/_shared/**/*.test.ts"],
           setupFiles: ["tests/setup-unit.ts"],
         },
       },

@@ -32,6 +32,8 @@ export type SiteConfig = {
   trustProxy: { setting: string; isTrusted: (address: string, hop: number) => boolean };
   /** NODE_ENV=production. */
   production: boolean;
+  /** NODE_ENV=development (`npm run dev`): the page may open the live-reload socket of `remix dev`. */
+  liveReload: boolean;
 };
 
 type Env = Record<string, string | undefined>;
@@ -119,6 +121,7 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
 
   const config: SiteConfig = {
     production,
+    liveReload: env.NODE_ENV === "development",
     relaySecret,
     studio: {
       name: env.STUDIO_NAME?.trim() || DEFAULTS.name,

@@ -1,12 +1,17 @@
 import { style } from "@vanilla-extract/css";
-import { vars } from "~/styles/theme.css";
+import { breakpoints, vars } from "~/styles/theme.css";
 
+/** One photo a row on phones, two from `twoColumns`, three at the content's full width (Gallery's `sizes`). */
 export const grid = style({
   display: "grid",
   gap: vars.space.medium,
-  gridTemplateColumns: "repeat(auto-fit, minmax(min(100%, 18rem), 1fr))",
+  gridTemplateColumns: "1fr",
   listStyle: "none",
   padding: 0,
+  "@media": {
+    [breakpoints.twoColumns]: { gridTemplateColumns: "repeat(2, 1fr)" },
+    [breakpoints.fullWidth]: { gridTemplateColumns: "repeat(3, 1fr)" },
+  },
 });
 
 export const figure = style({

@@ -6,7 +6,8 @@ import { Section } from "./Section";
 /** Widths made by `npm run images` (scripts/assets/images.mjs). */
 const WIDTHS = [480, 800, 1200] as const;
 const srcSet = (name: string, format: "avif" | "webp") => WIDTHS.map((w) => `/photos/${name}-${w}.${format} ${w}w`).join(", ");
-// One column on phones, two from twoColumns, three 23rem columns at the content's full width.
+// The grid's columns (Gallery.css.ts): one on phones, two from twoColumns, three (each under 23rem) at
+// the content's full width.
 const media = (query: string) => query.replace(/^screen and /, "");
 const SIZES = `${media(breakpoints.fullWidth)} 23rem, ${media(breakpoints.twoColumns)} 50vw, 100vw`;
 

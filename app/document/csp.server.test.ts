@@ -20,4 +20,11 @@ describe("CSP by hash", () => {
     expect(csp).toContain("connect-src 'self' https://ref.supabase.co;");
     expect(csp).toContain("frame-ancestors 'none'");
   });
+
+  it("opens the live-reload socket of `remix dev` only under npm run dev", () => {
+    const served = contentSecurityPolicy({ scriptHashes: [], supabaseUrl: "https://ref.supabase.co" });
+    const dev = contentSecurityPolicy({ scriptHashes: [], supabaseUrl: "http://127.0.0.1:54321", liveReload: true });
+    expect(served).not.toContain("ws:");
+    expect(dev).toContain("connect-src 'self' http://127.0.0.1:54321 ws://localhost:* ws://127.0.0.1:*;");
+  });
 });

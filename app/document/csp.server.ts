@@ -20,7 +20,15 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
-export function contentSecurityPolicy({ scriptHashes, supabaseUrl }: { scriptHashes: readonly string[]; supabaseUrl: string }) {
+export function contentSecurityPolicy({
+  scriptHashes,
+  supabaseUrl,
+  liveReload = false,
+}: {
+  scriptHashes: readonly string[];
+  supabaseUrl: string;
+  liveReload?: boolean;
+}) {
   return [
     "default-src 'self'",
     `script-src 'self' ${scriptHashes.join(" ")}`.trim(),
@@ -29,7 +37,7 @@ export function contentSecurityPolicy({ scriptHashes, supabaseUrl }: { scriptHas
     "img-src 'self' data:",
     "font-src 'self'",
     // `npm run dev`: the live-reload socket of `remix dev` (a production build has no such script).
-    `connect-src 'self' ${new URL(supabaseUrl).origin}${process.env.NODE_ENV === "development" ? " ws://localhost:* ws://127.0.0.1:*" : ""}`,
+    `connect-src 'self' ${new URL(supabaseUrl).origin}${liveReload ? " ws://localhost:* ws://127.0.0.1:*" : ""}`,
     "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",

@@ -15,10 +15,15 @@ export const CACHE_CONTROL = {
 
 export function documentHeaders(
   headers: Headers,
-  { scriptHashes, supabaseUrl, cache }: { scriptHashes: readonly string[]; supabaseUrl: string; cache: keyof typeof CACHE_CONTROL },
+  {
+    scriptHashes,
+    supabaseUrl,
+    liveReload,
+    cache,
+  }: { scriptHashes: readonly string[]; supabaseUrl: string; liveReload: boolean; cache: keyof typeof CACHE_CONTROL },
 ) {
   headers.set("Content-Type", "text/html; charset=utf-8");
-  headers.set("Content-Security-Policy", contentSecurityPolicy({ scriptHashes, supabaseUrl }));
+  headers.set("Content-Security-Policy", contentSecurityPolicy({ scriptHashes, supabaseUrl, liveReload }));
   headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");

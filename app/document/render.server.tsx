@@ -69,6 +69,7 @@ export async function renderDocument(request: Request, status: number, headers: 
   documentHeaders(headers, {
     scriptHashes: document.scriptHashes,
     supabaseUrl: config().publicEnv.supabaseUrl,
+    liveReload: config().liveReload,
     cache: shared && !document.failed ? "public" : "private",
   });
   if (!shared) return new Response(document.html, { status: document.failed ? 500 : status, headers });

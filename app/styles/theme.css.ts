@@ -70,6 +70,6 @@ export const breakpoints = {
   headerNavigation: "screen and (min-width: 56rem)",
   /** From it the booking form and the contact cards stand side by side. */
   sideBySide: "screen and (min-width: 60rem)",
-  /** The content's full width (vars.size.content): from it the gallery has three 23rem columns. */
+  /** The content's full width (vars.size.content): from it the gallery has three columns (each under 23rem). */
   fullWidth: "screen and (min-width: 72rem)",
 } as const;

@@ -1,4 +1,4 @@
-// The byte budgets of the first view, in one place: `scripts/test/budgets.mjs` enforces them in
+// The byte budgets of the first view, in one place: `scripts/test/check-budgets.mjs` enforces them in
 // `npm test`, and `npm run bench` prints them beside what it measured.
 export const BUDGETS = {
   /** JavaScript on arrival: none, the home page hydrates on the first intent (decision 008). */

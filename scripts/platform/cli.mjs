@@ -40,12 +40,13 @@ try {
   }
   const ports = portsFromEnv();
   stack = await startStack({
-    ports: { ...ports, cdn: ports.site + 80 },
+    ports,
     dataDir,
     site: mode === "dev" ? "dev" : "build",
     fn: mode === "dev" ? "watch" : "run",
     cdn: Boolean(flags.cdn),
-    // HOST: the site answers on every interface, so a phone on the same network can open it.
+    // HOST: the site answers on every interface, so a phone on the same network can open the page and
+    // send the form without JavaScript (the function, and so the JavaScript path, stays on 127.0.0.1).
     env: { site: { HOST: "0.0.0.0", SITE_URL: `http://localhost:${ports.site}` } },
     quiet: false,
   });

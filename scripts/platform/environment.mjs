@@ -10,11 +10,16 @@
 /** The ports `supabase start` uses (supabase/config.toml), so a developer's tools find the same things. */
 export const DEFAULT_PORTS = Object.freeze({ site: 3000, function: 54321, db: 54322, mailUi: 54324, smtp: 54325 });
 
-/** Ports from the environment (PORT, FUNCTION_PORT, DB_PORT, MAIL_UI_PORT, SMTP_PORT), else the defaults. */
+/**
+ * Ports from the environment (PORT, FUNCTION_PORT, DB_PORT, MAIL_UI_PORT, SMTP_PORT), else the defaults;
+ * the CDN (nginx, `--cdn`) listens 80 above the site.
+ */
 export function portsFromEnv(env = process.env) {
   const port = (name, fallback) => (env[name] ? Number(env[name]) : fallback);
+  const site = port("PORT", DEFAULT_PORTS.site);
   return {
-    site: port("PORT", DEFAULT_PORTS.site),
+    site,
+    cdn: site + 80,
     function: port("FUNCTION_PORT", DEFAULT_PORTS.function),
     db: port("DB_PORT", DEFAULT_PORTS.db),
     mailUi: port("MAIL_UI_PORT", DEFAULT_PORTS.mailUi),

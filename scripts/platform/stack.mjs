@@ -43,8 +43,8 @@ import { startSmtpCatcher } from "./smtp-catcher.mjs";
 /**
  * Starts the parts asked for; returns their handles, URLs and environments, and `stop()`.
  * @param {object} options
- * @param {"default" | "free" | Partial<typeof DEFAULT_PORTS>} [options.ports] fixed ports of `supabase start`
- *   ("default"), free ones ("free", for tests), or some of them given
+ * @param {"free" | Partial<typeof DEFAULT_PORTS & { cdn: number }>} [options.ports] free ones ("free",
+ *   for tests), or some of them given (`npm run stack`: `portsFromEnv()`), the rest free
  * @param {string} [options.dataDir] keep the database here between runs; without it, a temporary one
  * @param {boolean} [options.db] start PostgreSQL (default true)
  * @param {"in-process" | "process" | false} [options.mail] the SMTP catcher in this process (tests read
@@ -132,7 +132,6 @@ export async function startStack({
 }
 
 async function resolvePorts(option) {
-  if (option === "default") return { ...DEFAULT_PORTS, cdn: DEFAULT_PORTS.site + 80 };
   const given = typeof option === "object" ? option : {};
   const ports = {};
   for (const name of [...Object.keys(DEFAULT_PORTS), "cdn"]) ports[name] = given[name] ?? (await freePort());

@@ -24,12 +24,12 @@ node --test tests/deploy/
 
 step "Production build and byte budgets"
 npm run build --silent
-node scripts/test/budgets.mjs
+node scripts/test/check-budgets.mjs
 
 step "The site's server, \`npm run stack\`, \`npm run dev\` and \`npm run verify\` (Vitest)"
 npx vitest run --project site --project stack
 
-step "Browser tests (Playwright, $(node scripts/test/browser.mjs), real local stack)"
+step "Browser tests (Playwright, $(node scripts/platform/chromium.mjs), real local stack)"
 npx playwright test
 
 if [ "${SKIP_CONTAINER:-}" != "1" ]; then

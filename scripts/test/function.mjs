@@ -4,7 +4,7 @@
 //   node scripts/test/function.mjs                  current Deno
 //   node scripts/test/function.mjs --edge-runtime   the Deno that Supabase's edge runtime embeds (2.1.x)
 // Other arguments go to `deno test` (for example --filter).
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { DENO, DENO_EDGE, denoEnv, FUNCTION_FLAGS } from "../platform/deno.mjs";
 import { freePort } from "../platform/ports.mjs";
 import { ROOT } from "../platform/processes.mjs";
@@ -13,6 +13,8 @@ import { startStack } from "../platform/stack.mjs";
 
 const edge = process.argv.includes("--edge-runtime");
 const extra = process.argv.slice(2).filter((a) => a !== "--edge-runtime");
+// The edge runtime's Deno sits beside the pinned Supabase CLI, installed on first use (quick after).
+if (edge) execFileSync("bash", ["scripts/platform/supabase-cli/install.sh"], { cwd: ROOT, stdio: "inherit" });
 const stack = await startStack({ fn: false, site: false });
 let status = 1;
 try {

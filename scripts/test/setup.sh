@@ -15,7 +15,7 @@ bash scripts/platform/install.sh
 bash scripts/platform/supabase-cli/install.sh
 
 need=()
-if ! node scripts/test/browser.mjs >/dev/null 2>&1; then
+if ! node scripts/platform/chromium.mjs >/dev/null 2>&1; then
   # Playwright's own Chromium, where this machine can download it.
   npx --no-install playwright install chromium >/dev/null 2>&1 || need+=(chromium fonts-dejavu-core)
 fi
@@ -28,4 +28,4 @@ if [ ${#need[@]} -gt 0 ] && [ "${SETUP_APT:-1}" != 0 ] && command -v apt-get >/d
   # The Debian package starts a server of its own on port 80; the tests start their own.
   $SUDO service nginx stop >/dev/null 2>&1 || true
 fi
-node scripts/test/browser.mjs
+node scripts/platform/chromium.mjs

@@ -5,7 +5,8 @@
 # up everything it created.
 # Base image: BASE_IMAGE when given, else node:22-bookworm-slim when its registry answers, else (a
 # machine without an image registry, docs/decisions/015) Debian bookworm made with debootstrap plus
-# Node 22 from the npm registry.
+# Node 22 from the npm registry (NODE_VERSION picks it). SETUP_APT=0: no apt, so skipped where
+# podman is missing. `npm test` runs this unless SKIP_CONTAINER=1.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -20,6 +21,8 @@ for pkg in podman runc netavark aardvark-dns iptables debootstrap; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
+  # apt only where setup.sh would use it too: off with SETUP_APT=0.
+  if [ "${SETUP_APT:-1}" = 0 ]; then log "skipped: needs ${need[*]} (SETUP_APT=0 turns apt off)"; exit 0; fi
   log "installing ${need[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

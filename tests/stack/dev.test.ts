@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/platform/chromium.mjs";
 import { portsToEnv } from "../../scripts/platform/environment.mjs";
 import { freePort } from "../../scripts/platform/ports.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/test/browser.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const copy = mkdtempSync(path.join(tmpdir(), "studio-dev-"));
