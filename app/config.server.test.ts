@@ -47,6 +47,15 @@ describe("the site's configuration", () => {
       /^SERVER_REQUEST_TIMEOUT_MS must not be shorter/,
     ],
     ["an unreadable TRUST_PROXY", { TRUST_PROXY: "10.0.0.0/99" }, /^TRUST_PROXY /],
+    ["TRUST_PROXY=true (any hop)", { TRUST_PROXY: "true" }, /^TRUST_PROXY true would trust any hop/],
+    ["a site URL with a query", { SITE_URL: "https://lakeshoresound.ca?x=1" }, /^SITE_URL must be a scheme and host only/],
+    ["a site URL with a path", { SITE_URL: "https://lakeshoresound.ca/studio" }, /^SITE_URL must be a scheme and host only/],
+    [
+      "a Supabase URL with the functions path",
+      { SUPABASE_URL: "https://abcdefghijklmnopqrst.supabase.co/functions/v1" },
+      /^SUPABASE_URL must be a scheme and host only/,
+    ],
+    ["a studio address without a domain", { STUDIO_EMAIL: "owner@lakeshoresound" }, /^STUDIO_EMAIL is not an e-mail address/],
     ["a secret key where the public one belongs", { SUPABASE_ANON_KEY: "sb_secret_abcdefgh" }, /^SUPABASE_ANON_KEY holds a secret key/],
     ["a studio address that is not one", { STUDIO_EMAIL: "bookings" }, /^STUDIO_EMAIL is not an e-mail address/],
   ])("refuses %s in every mode", (_what, change, message) => {
@@ -60,6 +69,33 @@ describe("the site's configuration", () => {
         JSON.stringify(env),
       ).toBe(true);
     }
+  });
+
+  it.each([
+    ["TRUSTPROXY", "TRUST_PROXY"],
+    ["Trust_Proxy", "TRUST_PROXY"],
+    ["STUDIO_EMAILL", "STUDIO_EMAIL"],
+    ["ENQUIRY_RELAY_SECRT", "ENQUIRY_RELAY_SECRET"],
+    ["SUPABASE_ANNON_KEY", "SUPABASE_ANON_KEY"],
+    ["SERVER_REQUEST_TIMEOUT", "SERVER_REQUEST_TIMEOUT_MS"],
+  ])("refuses a setting under a misspelled name (%s) in production, and warns locally", (name, meant) => {
+    const line = `${name} is not a setting: did you mean ${meant}? (its value is ignored)`;
+    expect(problems({ ...deployed, [name]: "x" })).toContain(line);
+    const local = readConfig({ NODE_ENV: "development", [name]: "x" });
+    expect(local.fatal).toEqual([]);
+    expect(local.warnings.map((p) => `${p.variable} ${p.problem}`)).toContain(line);
+  });
+
+  it("takes none of this machine's own variables, nor the Docker image's, for a misspelling", () => {
+    const machine = {
+      ...process.env,
+      HOSTNAME: "a1b2c3",
+      NODE_VERSION: "22.23.3",
+      YARN_VERSION: "1.22.22",
+      PATH: "/usr/bin",
+      HOME: "/app",
+    };
+    expect(problems({ ...machine, ...deployed })).toEqual([]);
   });
 
   it("refuses every placeholder at once, one line each", () => {

@@ -15,10 +15,12 @@ import {
   type ConfigProblem,
   isExampleAddress,
   isPlaceholder,
+  misspelledVariables,
   publicUrlProblem,
   readSecret,
   secretProblem,
 } from "../supabase/functions/_shared/config-checks.ts";
+import { isDeliverableEmail } from "../supabase/functions/_shared/contact-message";
 import type { PublicEnv, StudioConfig } from "./config.types";
 
 export type SiteConfig = {
@@ -51,7 +53,10 @@ const DEFAULTS = {
 };
 
 /** Reads the configuration; never throws. `fatal` problems stop the server; `warnings` are printed. */
-export function readConfig(env: Env = process.env): { config: SiteConfig; fatal: ConfigProblem[]; warnings: ConfigProblem[] } {
+export function readConfig(source: Env = process.env): { config: SiteConfig; fatal: ConfigProblem[]; warnings: ConfigProblem[] } {
+  // Every name looked up is recorded: what is set but never read, and looks like one, is a misspelling.
+  const read = new Set<string>();
+  const env = new Proxy(source, { get: (target, key) => (typeof key === "string" && read.add(key), target[key as string]) });
   const production = env.NODE_ENV === "production";
   const strict = production && env.LOCAL_STACK !== "1";
   const fatal: ConfigProblem[] = [];
@@ -68,14 +73,21 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
     else if (isPlaceholder(value)) notForProduction(variable, "is the placeholder from .env.example");
     return value || fallback;
   };
-  const url = (variable: string, fallback: string, { publicUrl = true } = {}) => {
+  const url = (variable: string, fallback: string, { hostOnly = false } = {}) => {
     const given = env[variable]?.trim();
     const value = (given || fallback).replace(/\/+$/, "");
     if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
       broken(variable, `must be an http(s) URL, got "${value}"`);
       return fallback;
     }
-    if (publicUrl) notForProduction(variable, publicUrlProblem(given?.replace(/\/+$/, "")));
+    // SITE_URL and SUPABASE_URL name a whole host: a path, query or fragment would end up in every
+    // link and call built on them.
+    const parsed = new URL(value);
+    if ((hostOnly && parsed.pathname !== "/") || parsed.search || parsed.hash || parsed.username || parsed.password) {
+      broken(variable, `must be a scheme and host only (https://host), without a path, query or fragment, got "${value}"`);
+      return fallback;
+    }
+    notForProduction(variable, publicUrlProblem(given?.replace(/\/+$/, "")));
     return value;
   };
   const milliseconds = (variable: string, fallback: number, [min, max]: [number, number]) => {
@@ -89,7 +101,7 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
   };
 
   const email = text("STUDIO_EMAIL", DEFAULTS.email);
-  if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(email)) broken("STUDIO_EMAIL", `is not an e-mail address: "${email}"`);
+  if (!isDeliverableEmail(email)) broken("STUDIO_EMAIL", `is not an e-mail address: "${email}"`);
   else if (env.STUDIO_EMAIL && isExampleAddress(email)) notForProduction("STUDIO_EMAIL", `is at a documentation domain (${email})`);
 
   const anonKey = text("SUPABASE_ANON_KEY", DEFAULTS.anonKey);
@@ -111,6 +123,8 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
   const trustSetting = env.TRUST_PROXY?.trim() || "false";
   let isTrusted: SiteConfig["trustProxy"]["isTrusted"] = () => false;
   try {
+    if (trustSetting === "true")
+      throw new Error("true would trust any hop, so a visitor who reaches the site directly picks their own address");
     isTrusted = compileTrust(trustSetting);
   } catch (error) {
     broken(
@@ -135,9 +149,9 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
       },
       socialUrl: url("STUDIO_SOCIAL_URL", DEFAULTS.socialUrl),
       socialLabel: env.STUDIO_SOCIAL_LABEL?.trim() || DEFAULTS.socialLabel,
-      siteUrl: url("SITE_URL", DEFAULTS.siteUrl),
+      siteUrl: url("SITE_URL", DEFAULTS.siteUrl, { hostOnly: true }),
     },
-    publicEnv: { supabaseUrl: url("SUPABASE_URL", DEFAULTS.supabaseUrl), supabaseAnonKey: anonKey },
+    publicEnv: { supabaseUrl: url("SUPABASE_URL", DEFAULTS.supabaseUrl, { hostOnly: true }), supabaseAnonKey: anonKey },
     server: {
       headersTimeoutMs: milliseconds("SERVER_HEADERS_TIMEOUT_MS", 10_000, [1_000, 120_000]),
       requestTimeoutMs: milliseconds("SERVER_REQUEST_TIMEOUT_MS", 30_000, [1_000, 600_000]),
@@ -148,6 +162,8 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
   if (config.server.requestTimeoutMs < config.server.headersTimeoutMs) {
     broken("SERVER_REQUEST_TIMEOUT_MS", "must not be shorter than SERVER_HEADERS_TIMEOUT_MS");
   }
+  // A setting under a name the site does not read is lost without a word: refused in production.
+  (strict ? fatal : warnings).push(...misspelledVariables(Object.keys(source), read));
   return { config, fatal, warnings };
 }
 

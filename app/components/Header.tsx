@@ -2,12 +2,14 @@ import { useRef } from "react";
 import { header as headerText, navigation } from "~/content";
 import { button } from "~/styles/button.css";
 import { container } from "~/styles/utilities.css";
+import { MENU_ATTRIBUTE } from "./header-menu.inline";
 import * as styles from "./Header.css";
 import { LogoMark } from "./LogoMark";
 
 export function Header({ studioName }: { studioName: string }) {
   const menuRef = useRef<HTMLDetailsElement>(null);
-  // Following a link closes the phone menu; without JavaScript it simply stays open.
+  // Following a link closes the phone menu (before hydration the page's inline handler does it:
+  // header-menu.inline.ts); without JavaScript it simply stays open.
   const closeMenu = () => menuRef.current?.removeAttribute("open");
 
   const links = (onClick?: () => void) =>
@@ -33,7 +35,7 @@ export function Header({ studioName }: { studioName: string }) {
           <a className={`${button.primary} ${styles.bookNow}`} href="#contact">
             {headerText.bookNow}
           </a>
-          <details className={styles.menu} ref={menuRef}>
+          <details className={styles.menu} ref={menuRef} {...{ [MENU_ATTRIBUTE]: "" }}>
             <summary className={styles.menuButton} aria-label={headerText.menu}>
               <svg aria-hidden="true" width="20" height="20" viewBox="0 0 20 20" fill="currentColor">
                 <rect x="2" y="4" width="16" height="2" rx="1" />

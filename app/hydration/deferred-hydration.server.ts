@@ -5,6 +5,7 @@
  * bootstrap module get inert types, and the small inline loader that restores all of them on the
  * visitor's first intent is added at the end of the body.
  */
+import { closeMenuOnLinkSource } from "~/components/header-menu.inline";
 import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntentSource } from "./hydrate-on-intent";
 import { trackInputSource } from "./input-state";
 
@@ -22,6 +23,7 @@ export function deferHydration(html: string): string {
     .replace(CONTEXT, `<script type="${DEFERRED_TYPES.script}">window.__remixContext = `)
     .replace(BOOTSTRAP, `<script type="${DEFERRED_TYPES.module}"`);
   const end = inert.lastIndexOf("</body>");
-  // The input tracker and the loader, like every inline script, are allowed by their hash (csp.server.ts).
-  return `${inert.slice(0, end)}<script>${trackInputSource()}${hydrateOnIntentSource()}</script>${inert.slice(end)}`;
+  // The input tracker, the menu's link handler and the loader, like every inline script, are allowed by
+  // their hash (csp.server.ts).
+  return `${inert.slice(0, end)}<script>${trackInputSource()}${closeMenuOnLinkSource()}${hydrateOnIntentSource()}</script>${inert.slice(end)}`;
 }

@@ -5,8 +5,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "~/config.server";
 import { canonicalPath, CLIENT_ADDRESS_HEADER, CROSS_SITE_HEADER, frontDoor, isSameSite } from "./front-door.server";
+import { publicFolders } from "./http-server.server";
 
 const SITE = "https://lakeshoresound.ca";
+const FOLDERS = new Set(["/", "/build", "/photos", "/photos/source"]);
 
 /** An incoming request as Node's server hands it over, from `socketAddress`. */
 function request(method: string, url: string, headers: Record<string, string> = {}, socketAddress = "203.0.113.7") {
@@ -33,6 +35,24 @@ describe("the front door: one URL per document", () => {
     ["/a//b/./c/..", "/a/b"],
   ])("redirects %s to %s, keeping the query", (path, canonical) => {
     expect(door(request("GET", `${path}?x=1`))).toEqual({ kind: "redirect", location: `${canonical}?x=1` });
+  });
+
+  it.each(["/photos", "/photos/", "/photos%2F", "/%2F", "/%2e", "/build", "//photos/./source", "/photos/source/"])(
+    "sends the public folder %s to the 404 page, never back to the static handler's slash",
+    (path) => {
+      const message = request("GET", path);
+      expect(frontDoor(message, { siteOrigin: SITE, trustProxy: trust(), publicFolders: FOLDERS })).toEqual({ kind: "pass" });
+      expect(message.url).toMatch(/^\/__folder(\/[a-z]+)*\/$/);
+    },
+  );
+
+  it("keeps the home page, and its plain odd spellings redirect to it, with public folders known", () => {
+    expect(frontDoor(request("GET", "/"), { siteOrigin: SITE, trustProxy: trust(), publicFolders: FOLDERS })).toEqual({ kind: "pass" });
+    expect(frontDoor(request("GET", "//"), { siteOrigin: SITE, trustProxy: trust(), publicFolders: FOLDERS })).toEqual({
+      kind: "redirect",
+      location: "/",
+    });
+    expect(publicFolders().has("/photos")).toBe(true);
   });
 
   it("lets canonical paths and posts through", () => {

@@ -4,7 +4,9 @@
  *
  * - **One URL per document.** A GET or HEAD for a path with empty or dot segments ("//", "/./x",
  *   "/a/../") or a trailing slash is redirected (308) to its canonical form, so odd spellings of a
- *   page never cost a render of their own; methods the site does not serve get 405 here.
+ *   page never cost a render of their own; methods the site does not serve get 405 here. A folder of
+ *   public/ ("/photos", "/build/", "/%2F") goes to the 404 page without a redirect: the static files'
+ *   handler would add the slash this rule removes, a loop a cache would keep for a day.
  * - **The visitor's address from a source the site trusts.** The socket's address, unless TRUST_PROXY
  *   names the proxies in front (Express's "trust proxy" rules, through proxy-addr): then the nearest
  *   X-Forwarded-For hop that is not a trusted proxy. It reaches the app in CLIENT_ADDRESS_HEADER; a
@@ -22,6 +24,12 @@ import type { SiteConfig } from "~/config.server";
 export const CLIENT_ADDRESS_HEADER = "x-studio-client-address";
 /** Set by the front door only, on unsafe methods: "1" when the post comes from another site. */
 export const CROSS_SITE_HEADER = "x-studio-cross-site";
+/**
+ * Set by the front door only: how the request reached the site, for /healthz and `npm run verify`:
+ * "direct" (no forwarding header), "trusted-proxy", or "untrusted-proxy" (a forwarding header from a
+ * sender TRUST_PROXY does not name: behind a CDN, every visitor would share the CDN's address).
+ */
+export const FORWARDED_VIA_HEADER = "x-studio-forwarded-via";
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST"]);
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -34,11 +42,21 @@ export type Verdict = { kind: "pass" } | { kind: "redirect"; location: string } 
  */
 export function frontDoor(
   request: IncomingMessage,
-  { siteOrigin, trustProxy }: { siteOrigin: string; trustProxy: SiteConfig["trustProxy"] },
+  {
+    siteOrigin,
+    trustProxy,
+    publicFolders = new Set(),
+  }: {
+    siteOrigin: string;
+    trustProxy: SiteConfig["trustProxy"];
+    /** The folders of public/, as canonical paths ("/", "/photos"): see publicFolders(). */
+    publicFolders?: ReadonlySet<string>;
+  },
 ): Verdict {
   const headers = request.headers;
   delete headers[CLIENT_ADDRESS_HEADER];
   delete headers[CROSS_SITE_HEADER];
+  delete headers[FORWARDED_VIA_HEADER];
   const method = request.method ?? "GET";
   if (!SERVED_METHODS.has(method)) return { kind: "method-not-allowed" };
 
@@ -47,10 +65,22 @@ export function frontDoor(
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
   if (method === "GET" || method === "HEAD") {
     const canonical = canonicalPath(path);
-    if (canonical !== path) return { kind: "redirect", location: canonical + (queryAt === -1 ? "" : target.slice(queryAt)) };
+    // The static files' handler decodes the path before it looks for a folder; so does this test. The
+    // home page is the one folder ("/") that is a page; its encoded spellings ("/%2F") are not.
+    const decoded = decodedPath(path);
+    const folder = canonicalPath(decoded);
+    if (publicFolders.has(folder) && (folder !== "/" || decoded !== path)) {
+      // A path in no folder: the static handler passes it on, and Remix answers with its 404 page.
+      request.url = `/__folder${folder === "/" ? "" : folder}/`;
+    } else if (canonical !== path) return { kind: "redirect", location: canonical + (queryAt === -1 ? "" : target.slice(queryAt)) };
   }
 
   headers[CLIENT_ADDRESS_HEADER] = proxyAddr(request, trustProxy.isTrusted) ?? "";
+  headers[FORWARDED_VIA_HEADER] = !headers["x-forwarded-for"]
+    ? "direct"
+    : trustProxy.isTrusted(request.socket.remoteAddress ?? "", 0)
+      ? "trusted-proxy"
+      : "untrusted-proxy";
   if (UNSAFE_METHODS.has(method)) {
     const host = trustProxy.isTrusted(request.socket.remoteAddress ?? "", 0)
       ? (firstValue(headers["x-forwarded-host"]) ?? headers.host)
@@ -59,6 +89,14 @@ export function frontDoor(
     delete headers.origin;
   }
   return { kind: "pass" };
+}
+
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The path with empty and dot segments resolved and no trailing slash ("/" stays "/"). */

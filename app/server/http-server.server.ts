@@ -8,16 +8,47 @@
  * - the front door (front-door.server.ts): canonical paths, the trusted visitor address, the verdict on
  *   posts from other sites, before Express and Remix see the request.
  */
+import { readdirSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import type { SiteConfig } from "~/config.server";
 import { frontDoor } from "./front-door.server";
 
+/** How many folders of public/ are listed at most (it holds a handful). */
+const MAX_PUBLIC_FOLDERS = 1_000;
+
+/**
+ * The folders of public/ as canonical paths ("/", "/build", "/photos", …), listed once at start: the
+ * static files' handler redirects a folder's path to add a slash, which the front door must know.
+ */
+export function publicFolders(root = path.resolve("public")): Set<string> {
+  const folders = new Set<string>(["/"]);
+  const visit = (dir: string, at: string) => {
+    let entries: import("node:fs").Dirent[] = [];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() || folders.size >= MAX_PUBLIC_FOLDERS) continue;
+      const folder = `${at}/${entry.name}`;
+      folders.add(folder);
+      visit(path.join(dir, entry.name), folder);
+    }
+  };
+  visit(root, "");
+  return folders;
+}
+
 const originalCreateServer = http.createServer;
 let installed: SiteConfig | undefined;
+let folders: ReadonlySet<string> = new Set();
 
 /** Called once by entry.server at start-up (a call, not a bare import: the build drops side-effect imports). */
 export function installHttpServer(config: SiteConfig) {
   installed = config;
+  folders = publicFolders();
   if (http.createServer !== createServer) http.createServer = createServer;
 }
 
@@ -42,7 +73,11 @@ const createServer = ((...args: unknown[]) => {
 function withFrontDoor(listener: http.RequestListener): http.RequestListener {
   return (request, response) => {
     const config = installed!;
-    const verdict = frontDoor(request, { siteOrigin: new URL(config.studio.siteUrl).origin, trustProxy: config.trustProxy });
+    const verdict = frontDoor(request, {
+      siteOrigin: new URL(config.studio.siteUrl).origin,
+      trustProxy: config.trustProxy,
+      publicFolders: folders,
+    });
     if (verdict.kind === "pass") return listener(request, response);
     if (verdict.kind === "redirect") {
       // Every spelling of a path leads to the one document; caches may keep the redirect.

@@ -5,11 +5,16 @@ globalStyle("*, *::before, *::after", { boxSizing: "border-box" });
 
 globalStyle("html", {
   colorScheme: "dark",
-  scrollBehavior: "smooth",
   // Anchored headings land below the fixed header, with a little air.
   scrollPaddingTop: `calc(${vars.size.header} + ${vars.space.medium})`,
   WebkitTextSizeAdjust: "100%",
-  "@media": { "(prefers-reduced-motion: reduce)": { scrollBehavior: "auto" } },
+});
+
+// Smooth only for a jump the visitor asks for on the page (the link tapped has focus). A landing on
+// /#faq jumps at once: a page that slides for a second and a half under the finger makes the first tap
+// land on whatever passes by. Never for visitors who prefer reduced motion.
+globalStyle("html:focus-within", {
+  "@media": { "(prefers-reduced-motion: no-preference)": { scrollBehavior: "smooth" } },
 });
 
 globalStyle("body", {

@@ -42,7 +42,12 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
   };
   const fail = (detail) => ({ status: "fail", detail });
   const skip = (detail) => ({ status: "skip", detail });
-  const request = (url, init = {}) => fetch(url, { redirect: "manual", ...init, signal: AbortSignal.timeout(timeoutMs) });
+  // A failure names the URL it could not reach, and why (fetch's own message is only "fetch failed").
+  const request = (url, init = {}) =>
+    fetch(url, { redirect: "manual", ...init, signal: AbortSignal.timeout(timeoutMs) }).catch((error) => {
+      const cause = error?.cause?.code ?? error?.cause?.message ?? error?.name ?? "";
+      throw new Error(`${init.method ?? "GET"} ${url}: ${error?.message ?? error}${cause ? ` (${cause})` : ""}`);
+    });
   const keyHeaders = anonKey ? { apikey: anonKey, authorization: `Bearer ${anonKey}` } : {};
   const siteOrigin = new URL(siteUrl).origin;
 
@@ -56,11 +61,12 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
       return fail("the page does not hold the contact section");
     return `200, ${html.length} characters`;
   });
-  if (!page) return results;
-  const html = await page.text();
-  const headers = page.headers;
+  // Without the page, its checks are skipped; the function's still run.
+  const html = page ? await page.text() : "";
+  const headers = page?.headers ?? new Headers();
+  const pageCheck = (name, run) => (page ? check(name, run) : check(name, async () => skip("the page did not answer")));
 
-  await check("every inline script is allowed by its hash in the CSP, and no other hash", async () => {
+  await pageCheck("every inline script is allowed by its hash in the CSP, and no other hash", async () => {
     const csp = headers.get("content-security-policy") ?? "";
     const scriptSrc = /script-src([^;]*)/.exec(csp)?.[1] ?? "";
     if (!scriptSrc) return fail("no script-src in the Content-Security-Policy");
@@ -76,7 +82,7 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
     return `${allowed.size} inline scripts, each allowed by its hash`;
   });
 
-  await check("HSTS, nosniff and frame-ancestors are set", async () => {
+  await pageCheck("HSTS, nosniff and frame-ancestors are set", async () => {
     const problems = [];
     const hsts = Number(/max-age=(\d+)/.exec(headers.get("strict-transport-security") ?? "")?.[1] ?? 0);
     if (hsts < 31536000) problems.push(`Strict-Transport-Security max-age ${hsts} (want a year or more)`);
@@ -85,7 +91,7 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
     return problems.length ? fail(problems.join("; ")) : "all three";
   });
 
-  await check("/ is public-cacheable, with an ETag that revalidates to 304", async () => {
+  await pageCheck("/ is public-cacheable, with an ETag that revalidates to 304", async () => {
     const cacheControl = headers.get("cache-control") ?? "";
     if (!/\bpublic\b/.test(cacheControl) || !/s-maxage=\d+/.test(cacheControl))
       return fail(`Cache-Control is "${cacheControl}" (a CDN would not keep it)`);
@@ -96,11 +102,22 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
     return `${cacheControl}; ETag ${etag} → 304`;
   });
 
-  await check("robots.txt and sitemap.xml answer", async () => {
+  await pageCheck("robots.txt and sitemap.xml answer", async () => {
     const [robots, sitemap] = await Promise.all([request(`${siteUrl}/robots.txt`), request(`${siteUrl}/sitemap.xml`)]);
     if (robots.status !== 200 || sitemap.status !== 200) return fail(`robots.txt ${robots.status}, sitemap.xml ${sitemap.status}`);
     const text = await robots.text();
     return text.includes("Sitemap:") ? "both 200; robots.txt names the sitemap" : fail("robots.txt does not name the sitemap");
+  });
+
+  await check("the site trusts the proxy in front of it (TRUST_PROXY), so each visitor has their own limit", async () => {
+    const { forwardedVia } = await (await request(`${siteUrl}/healthz`)).json();
+    if (forwardedVia === "untrusted-proxy")
+      return fail(
+        "requests arrive through a proxy (X-Forwarded-For) that TRUST_PROXY does not name: every visitor shares its address and its limit; set TRUST_PROXY (README, Behind a CDN or reverse proxy)",
+      );
+    if (forwardedVia === "trusted-proxy") return "through a proxy TRUST_PROXY names";
+    if (forwardedVia === "direct") return "direct (no proxy in front): the socket's address is the visitor's";
+    return skip(`the site's /healthz does not say (${forwardedVia})`);
   });
 
   // --- the function ------------------------------------------------------------------------------
@@ -124,6 +141,9 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
   });
 
   let details;
+  const ownerDetailsMissing = redeliverySecret
+    ? "the function did not accept the REDELIVERY_SECRET given (or did not answer), so its details are unknown"
+    : "set REDELIVERY_SECRET in the environment to see why";
   await check("the function's health is ok", async () => {
     const anonymous = await request(`${functionUrl}/health`, { headers: keyHeaders });
     const body = await anonymous.json().catch(() => ({}));
@@ -133,10 +153,11 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
       if (details && !details.problems) details = undefined; // the secret was not recognised
     }
     if (body.status !== "ok") {
-      const why = details ? describeProblems(details) : "set REDELIVERY_SECRET in the environment to see why";
+      const why = details ? describeProblems(details) : ownerDetailsMissing;
       return fail(`/health answered ${anonymous.status} ${JSON.stringify(body)}: ${why}`);
     }
     if (redeliverySecret && !details) return fail("/health is ok, but the REDELIVERY_SECRET given is not the function's");
+    if (details?.mail?.accountRefused) return fail(describeProblems(details));
     return details
       ? `ok; database ${details.database.connection} (${details.database.ms} ms), mail by ${details.mail.transport}`
       : "ok (REDELIVERY_SECRET not set: no details)";
@@ -163,7 +184,7 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
   });
 
   await check("the client address: which header the platform sets", async () => {
-    if (!redeliverySecret || !details) return skip("set REDELIVERY_SECRET in the environment to probe it");
+    if (!details) return redeliverySecret ? fail(ownerDetailsMissing) : skip("set REDELIVERY_SECRET in the environment to probe it");
     const forged = ["198.51.100.11", "198.51.100.22"];
     const probe = async (value) => {
       const sent = Object.fromEntries(ADDRESS_HEADERS.map((h) => [h, h === "forwarded" ? `for=${value}` : value]));
@@ -190,7 +211,7 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
   });
 
   await check("the redelivery schedule exists and ran recently", async () => {
-    if (!redeliverySecret || !details) return skip("set REDELIVERY_SECRET in the environment to check it");
+    if (!details) return redeliverySecret ? fail(ownerDetailsMissing) : skip("set REDELIVERY_SECRET in the environment to check it");
     const { scheduled, secondsSinceLastRun } = details.redelivery;
     if (scheduled === null && !details.production)
       return skip("pg_cron is not installed on this database (local); the function retries after each enquiry");
@@ -212,6 +233,10 @@ function describeProblems(details) {
   if (!details.database?.reachable) parts.push(`database unreachable (${details.database?.error})`);
   if (!details.mail?.configured) parts.push(`no mail transport (${details.mail?.reason})`);
   if (details.mail?.studioInboxUndeliverable) parts.push("STUDIO_INBOX bounced");
+  if (details.mail?.accountRefused)
+    parts.push(
+      `the mail provider refuses the studio's account since ${details.mail.accountRefused.at} (${details.mail.accountRefused.reason}): check RESEND_API_KEY, MAIL_FROM and the sending domain; mail waits until then`,
+    );
   if (details.clientAddress?.missingOnEnquiries) parts.push(`enquiries arrive without ${details.clientAddress.configured}`);
   return parts.join("; ") || "no details";
 }

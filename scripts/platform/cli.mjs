@@ -47,7 +47,8 @@ try {
     cdn: Boolean(flags.cdn),
     // HOST: the site answers on every interface, so a phone on the same network can open the page and
     // send the form without JavaScript (the function, and so the JavaScript path, stays on 127.0.0.1).
-    env: { site: { HOST: "0.0.0.0", SITE_URL: `http://localhost:${ports.site}` } },
+    // With --cdn, the site trusts the CDN on this machine (nginx) to say who the visitor is.
+    env: { site: { HOST: "0.0.0.0", SITE_URL: `http://localhost:${ports.site}`, ...(flags.cdn ? { TRUST_PROXY: "loopback" } : {}) } },
     quiet: false,
   });
   const where = stack.db.dataDir.startsWith(ROOT + path.sep) ? path.relative(ROOT, stack.db.dataDir) : stack.db.dataDir;

@@ -120,10 +120,25 @@ test.describe("home page", () => {
     });
   }
 
-  test("scrolls smoothly, and instantly for visitors who prefer reduced motion", async ({ page }) => {
+  test("a landing on /#faq is in place at once: nothing slides under the first tap", async ({ page }) => {
+    await page.goto("/#faq");
+    const at = await page.evaluate(() => window.scrollY);
+    expect(at).toBeGreaterThan(500);
+    await page.waitForTimeout(400);
+    expect(await page.evaluate(() => window.scrollY)).toBe(at);
+    const top = await page.locator("#faq").evaluate((el) => el.getBoundingClientRect().top);
+    const headerBottom = await page.getByRole("banner").evaluate((el) => el.getBoundingClientRect().bottom);
+    expect(top).toBeGreaterThanOrEqual(headerBottom - 1);
+  });
+
+  test("a jump the visitor asks for scrolls smoothly, and instantly for visitors who prefer reduced motion", async ({ page }) => {
     await page.goto("/");
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("smooth");
+    const behaviour = () => page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior);
+    expect(await behaviour()).toBe("auto");
+    await page.getByRole("banner").getByRole("link", { name: "Book Now" }).focus();
+    expect(await behaviour()).toBe("smooth");
     await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await behaviour()).toBe("auto");
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("auto");
     await page.getByRole("banner").getByRole("link", { name: "Book Now" }).click();
     // No animation: the section is in place at once, just below the header.

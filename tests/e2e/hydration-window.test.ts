@@ -103,7 +103,7 @@ async function tap(page: Page, selector: string, holdMs: number) {
   await cdp.detach();
 }
 
-/** Resolves once the page stands still (a landing on /#faq scrolls there smoothly first). */
+/** Resolves once the page stands still (a tap on a menu link scrolls smoothly). */
 function stillness(page: Page) {
   return page.evaluate(
     () =>

@@ -43,6 +43,12 @@ test.describe("hydration when the visitor starts on the form", () => {
       await page.getByLabel("Menu").click();
       await expect(page.locator("header details")).toHaveAttribute("open", "");
       await page.getByLabel("Menu").click();
+      await expect(page.locator("header details")).not.toHaveAttribute("open", "");
+      // Following a link in the menu closes it, before hydration too: it must not cover the section.
+      await page.getByLabel("Menu").click();
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "FAQ" }).click();
+      await expect(page).toHaveURL(/#faq$/);
+      await expect(page.locator("header details")).not.toHaveAttribute("open", "");
     }
     await page.getByRole("banner").getByRole("link", { name: "Book Now" }).click();
     await expect(page).toHaveURL(/#contact$/);

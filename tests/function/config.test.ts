@@ -2,6 +2,7 @@
 // owner can make is named (logged at cold start, reported by /health) while enquiries are still stored
 // wherever that can work; real-looking values pass.
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 import { loadConfig } from "../../supabase/functions/send-contact-email/config.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
@@ -92,8 +93,17 @@ const refused: [string, Record<string, string | undefined>, RegExp][] = [
   [
     "a redelivery budget over what the scheduler waits",
     { REDELIVERY_BUDGET_MS: "90000" },
-    /^REDELIVERY_BUDGET_MS must be a whole number from 11000 to 50000/,
+    /^REDELIVERY_BUDGET_MS must be a whole number from 12000 to 50000/,
   ],
+  [
+    "a redelivery budget too short for the mail timeout (no retry would ever start)",
+    { MAIL_TIMEOUT_MS: "20000", REDELIVERY_BUDGET_MS: "21000" },
+    /^REDELIVERY_BUDGET_MS must be a whole number from 22000 to 50000/,
+  ],
+  ["a sender that is not an address", { MAIL_FROM: "Lakeshore Sound" }, /^MAIL_FROM must be an address or "Name <address>"/],
+  ["an inbox without a domain", { STUDIO_INBOX: "owner@lakeshoresound" }, /^STUDIO_INBOX must be one e-mail address/],
+  ["an inbox without an @", { STUDIO_INBOX: "owner.lakeshoresound.ca" }, /^STUDIO_INBOX must be one e-mail address/],
+  ["two inboxes in one", { STUDIO_INBOX: "a@lakeshoresound.ca, b@lakeshoresound.ca" }, /^STUDIO_INBOX must be one e-mail address/],
   ["a header name that is not one", { CLIENT_IP_HEADER: "x forwarded for" }, /^CLIENT_IP_HEADER "x forwarded for" is not a header name/],
 ];
 for (const [what, env, message] of refused) {
@@ -105,6 +115,68 @@ for (const [what, env, message] of refused) {
     );
   });
 }
+
+test("a setting under a misspelled name is named (its value would be ignored); the platform's own variables and this machine's are not", () => {
+  for (const [name, meant] of [
+    ["STUDIO_INBOXX", "STUDIO_INBOX"],
+    ["resend_api_key", "RESEND_API_KEY"],
+    ["RESEND_APIKEY", "RESEND_API_KEY"],
+    ["CLIENT_IP_HEADERS", "CLIENT_IP_HEADER"],
+    ["RATE_LIMIT_PER_CLEINT", "RATE_LIMIT_PER_CLIENT"],
+    ["MAIL_TIMEOUT", "MAIL_TIMEOUT_MS"],
+  ]) {
+    assert.ok(
+      problemsOf({ [name!]: "x" }).includes(`${name} is not a setting: did you mean ${meant}? (its value is ignored)`),
+      `${name}: ${JSON.stringify(problemsOf({ [name!]: "x" }))}`,
+    );
+  }
+  // What the hosted platform sets besides (supabase.com/docs/guides/functions/secrets, "Default secrets").
+  const platform = {
+    SUPABASE_URL: "https://abcdefghijklmnopqrst.supabase.co",
+    SUPABASE_ANON_KEY: "anon",
+    SUPABASE_SERVICE_ROLE_KEY: "service",
+    SUPABASE_PUBLISHABLE_KEYS: "{}",
+    SUPABASE_SECRET_KEYS: "{}",
+    SUPABASE_JWKS: "{}",
+    SB_EXECUTION_ID: "id",
+    DENO_REGION: "eu-central-1",
+  };
+  assert.deepEqual(problemsOf({ ...Deno.env.toObject(), ...platform, ...DEPLOYED }), []);
+});
+
+test("with a sender or an inbox that is not an address, no mail is attempted (none dies): it waits for the fix", () => {
+  for (const env of [{ MAIL_FROM: "Lakeshore Sound" }, { STUDIO_INBOX: "owner@lakeshoresound" }]) {
+    const { config } = loadConfig(new Map(Object.entries({ ...DEPLOYED, ...env })));
+    assert.equal(config.mail.transport, "none", JSON.stringify(env));
+  }
+});
+
+test("any mail timeout and redelivery budget: either a problem is named, or a redelivery run can start a send", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1_000, max: 30_000 }),
+      fc.option(fc.integer({ min: 1_000, max: 60_000 }), { nil: undefined }),
+      fc.integer({ min: 1, max: 1000 }),
+      (timeout, budget, rate) => {
+        const env = {
+          MAIL_TIMEOUT_MS: String(timeout),
+          REDELIVERY_BUDGET_MS: budget === undefined ? undefined : String(budget),
+          MAIL_RATE_PER_SECOND: String(rate),
+        };
+        const found = problemsOf(env);
+        const { config } = loadConfig(
+          new Map(Object.entries({ ...DEPLOYED, ...env }).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+        );
+        // What redeliver() needs before its first send (delivery.ts): the pause and a whole mail timeout.
+        const fits = config.redeliveryBudgetMs >= 1000 / config.mailRatePerSecond + config.mailTimeoutMs;
+        assert.ok(fits, `${JSON.stringify(env)} gives a budget of ${config.redeliveryBudgetMs}`);
+        if (budget !== undefined && budget < timeout + 2_000) assert.ok(found.some((p) => p.startsWith("REDELIVERY_BUDGET_MS ")));
+        if (budget === undefined) assert.deepEqual(found, []);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
 
 test("the placeholders of supabase/functions/.env.example and .env.example are each named once", async () => {
   const example = await Deno.readTextFile(new URL("../../.env.example", import.meta.url));

@@ -1,7 +1,9 @@
 // Delivery and redelivery: mail that fails waits and goes exactly once; nothing stays stuck or unseen
 // (a claim that expires, a failure the provider reports later); retries happen without a scheduler.
 import assert from "node:assert/strict";
+import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
 import { mailboxOf } from "../../supabase/functions/send-contact-email/mailbox.ts";
+import { resendFailure, smtpFailure } from "../../supabase/functions/send-contact-email/mailer.ts";
 import { signedWebhook, startResendStandIn } from "./resend-standin.ts";
 import {
   attemptsAbout,
@@ -246,6 +248,74 @@ test("Resend: the message id is kept, the mail carries its enquiry and kind as t
   assert.equal((await fn.handle(enquiry(valid(reused)))).status, 200);
   const outcomes = (await attemptsAbout(reused)).map((d) => d.status).sort();
   assert.deepEqual(outcomes, ["dead", "pending"], "invalid_idempotent_request is dead at once; concurrent_idempotent_requests waits");
+});
+
+test("the provider refusing the studio's account (a wrong key, a sender it will not take): mail waits without spending attempts, /health says why, nobody is marked undeliverable, and all goes once it is fixed", async () => {
+  await using resend = startResendStandIn("re_right_key");
+  const t = token();
+  const health = async (fn: { handle(r: Request): Promise<Response> }) =>
+    await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }));
+  {
+    await using wrongKey = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_wrong_key", RESEND_API_URL: resend.url });
+    assert.equal((await wrongKey.handle(enquiry(valid(t)))).status, 200, "the enquiry is stored");
+    assert.deepEqual(
+      (await attemptsAbout(t)).map((d) => [d.status, d.attempts]),
+      [
+        ["pending", 0],
+        ["pending", 0],
+      ],
+    );
+    const refused = wrongKey.lines.find((l) => l.event === "mail-account-refused");
+    assert.equal(refused?.level, "error");
+    assert.match(String(refused?.reason), /403/);
+    const answer = await health(wrongKey);
+    assert.equal(answer.status, 503);
+    assert.match((await answer.json()).mail.accountRefused.reason, /invalid_api_key/);
+    // However many runs, nothing dies of it and no attempt is spent; each run stops at the first refusal.
+    for (let run = 0; run < 12; run++) {
+      await makeDue(t);
+      const report = await (await callRedeliver(wrongKey)).json();
+      assert.ok(["account-refused", "another-run"].includes(report.stopped), JSON.stringify(report));
+    }
+    assert.ok((await attemptsAbout(t)).every((d) => d.status === "pending" && d.attempts === 0));
+  }
+  const marked =
+    await db`select from private.undeliverable_addresses where mailbox in (${mailboxOf(emailOf(t))}, ${mailboxOf(STUDIO_INBOX)})`;
+  assert.equal(marked.length, 0, "neither the visitor nor the studio is blamed");
+
+  // The same with a sender Resend refuses (422 invalid_from_address), then the owner fixes the key.
+  resend.failNext({ status: 422, name: "invalid_from_address" });
+  await using fixed = setup(
+    { MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_right_key", RESEND_API_URL: resend.url },
+    { afterEnquiry: false },
+  );
+  await makeDue(t);
+  assert.equal((await (await callRedeliver(fixed)).json()).stopped, "account-refused");
+  await makeDue(t);
+  await callRedeliver(fixed);
+  assert.deepEqual(
+    (await attemptsAbout(t)).map((d) => d.status),
+    ["sent", "sent"],
+  );
+  assert.equal(resend.sent.filter((s) => JSON.stringify(s.body).includes(t)).length, 2, "each mail exactly once");
+  assert.equal((await (await health(fixed)).json()).mail.accountRefused, null, "a sent mail clears the refusal");
+});
+
+test("what a refusal blames: Resend's 4xx about this mail kills only it; SMTP's RCPT refusal blames the recipient, MAIL FROM and 53x the account", () => {
+  assert.equal(resendFailure(401, "missing_api_key"), "account");
+  assert.equal(resendFailure(403, "validation_error", "The lakeshoresound.ca domain is not verified"), "account");
+  assert.equal(resendFailure(422, "invalid_from_address"), "account");
+  assert.equal(resendFailure(422, "validation_error", "Invalid `from` field."), "account");
+  assert.equal(resendFailure(422, "validation_error", "Invalid `to` field."), "mail");
+  assert.equal(resendFailure(409, "invalid_idempotent_request"), "mail");
+  assert.equal(resendFailure(409, "concurrent_idempotent_requests"), "temporary");
+  for (const status of [408, 429, 500, 502, 503]) assert.equal(resendFailure(status), "temporary");
+  assert.equal(smtpFailure({ responseCode: 550, command: "RCPT TO" }), "recipient");
+  assert.equal(smtpFailure({ responseCode: 554, command: "DATA" }), "mail");
+  assert.equal(smtpFailure({ responseCode: 553, command: "MAIL FROM" }), "account");
+  assert.equal(smtpFailure({ responseCode: 535, command: "AUTH PLAIN" }), "account");
+  assert.equal(smtpFailure({ responseCode: 451, command: "RCPT TO" }), "temporary");
+  assert.equal(smtpFailure({}), "temporary");
 });
 
 test("Resend's webhook: a signed bounce makes the delivery dead and the mailbox undeliverable; a bad signature gets 401 and changes nothing", async () => {

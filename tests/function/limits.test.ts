@@ -1,7 +1,10 @@
 // Limits and floods: per-sender limits that a caller cannot dodge, confirmations that cannot be aimed
 // at a stranger, floods that end, and budgets that bound what an anonymous caller can store.
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { ENQUIRY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
+import { senderOf } from "../../supabase/functions/send-contact-email/client-address.ts";
+import { mailboxOf } from "../../supabase/functions/send-contact-email/mailbox.ts";
 import {
   allMail,
   attemptsAbout,
@@ -50,6 +53,38 @@ test("a burst across a window boundary is still limited (sliding window)", async
   // Just after the next boundary: a fixed window would have started counting from zero again.
   await new Promise((r) => setTimeout(r, 2000 - (Date.now() % 2000) + 50));
   assert.equal((await fn.handle(enquiry(valid(`${t}-late`), { "cf-connecting-ip": ip }))).status, 429);
+});
+
+test("one IPv6 network (/64) is one sender: new addresses from it do not escape the per-client limit; another network is another sender", async () => {
+  await using fn = setup({ RATE_LIMIT_PER_CLIENT: "1" });
+  const net = `2001:db8:${(Date.now() % 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+  const t = token();
+  assert.equal((await fn.handle(enquiry(valid(`${t}-a`), { "cf-connecting-ip": `${net}::1` }))).status, 200);
+  for (const [i, host] of ["::2", ":ffff:ffff:ffff:ffff", ":0:0:0:abcd"].entries())
+    assert.equal((await fn.handle(enquiry(valid(`${t}-${i}`), { "cf-connecting-ip": `${net}${host}` }))).status, 429, host);
+  assert.equal(
+    (await fn.handle(enquiry(valid(`${t}-other`), { "cf-connecting-ip": `${net.replace(/:[0-9a-f]+$/, ":1")}::1` }))).status,
+    200,
+  );
+});
+
+test("senderOf: any two addresses of one /64 are one sender, of two /64s two; IPv4 and IPv4-mapped are the address", () => {
+  const group = fc.integer({ min: 0, max: 0xffff });
+  const groups = (n: number) => fc.array(group, { minLength: n, maxLength: n });
+  fc.assert(
+    fc.property(groups(4), groups(4), groups(4), (prefix, a, b) => {
+      const write = (g: number[]) => g.map((x) => x.toString(16)).join(":");
+      assert.equal(senderOf(write([...prefix, ...a])), senderOf(write([...prefix, ...b])));
+      assert.equal(senderOf(write([...prefix, ...a])), senderOf(`[${write([...prefix, ...b]).toUpperCase()}]`));
+      const other = [...prefix.slice(0, 3), (prefix[3]! + 1) % 0x10000];
+      assert.notEqual(senderOf(write([...prefix, ...a])), senderOf(write([...other, ...a])));
+    }),
+    { numRuns: 300 },
+  );
+  assert.equal(senderOf("198.51.100.7"), "198.51.100.7");
+  assert.equal(senderOf("::ffff:198.51.100.7"), "198.51.100.7");
+  assert.equal(senderOf("2001:db8::1"), senderOf("2001:db8:0:0:ffff::"));
+  assert.equal(senderOf("not an address"), "not an address");
 });
 
 test("a spoofed X-Forwarded-For does not escape the per-client limit", async () => {
@@ -121,6 +156,13 @@ test("a confirmation goes to one mailbox at most once an hour, whatever its spel
   assert.equal(rawHeader(confirmations[0]!, "To"), `once-${t}@xn--bcher-kva.example`, "stored and sent in the domain's ASCII form");
   assert.equal(mails.filter((m) => m.to === STUDIO_INBOX && m.text.includes(t)).length, 4);
   assert.equal((await rowsAbout(t)).length, 4);
+});
+
+test("the spellings a provider delivers to one account are one mailbox (Gmail's dots, Proton's dots, hyphens, underscores and domains); others stay apart", () => {
+  const one = (addresses: string[]) => assert.equal(new Set(addresses.map(mailboxOf)).size, 1, JSON.stringify(addresses));
+  one(["victim@gmail.com", "vic.tim@gmail.com", "Victim+x@googlemail.com", "v.i.c.t.i.m@gmail.com"]);
+  one(["victim@proton.me", "vic.tim@proton.me", "vic-tim@protonmail.com", "vic_tim+news@pm.me", "VICTIM@protonmail.ch"]);
+  assert.notEqual(mailboxOf("vic.tim@outlook.com"), mailboxOf("victim@outlook.com"), "dots count at Outlook");
 });
 
 test("N senders × M enquiries aimed at one victim: the victim gets at most one confirmation an hour; each sender's confirmations end at the daily cap", async () => {

@@ -187,10 +187,26 @@ test("the confirmation repeats only plain words: anything that could read as a l
     "spam\u2024com",
     "www spam com",
     "hxxp spam",
+    "evil\uA4F8com",
+    "evil\u1427com",
+    "evil\u0660com",
+    "evil\u02D1com",
+    "evil\u02D9com",
+    "1\uA4F82\uA4F83\uA4F84 x",
+    "Call 1 800 555 0199 now",
+    "раураl account",
   ]) {
     assert.equal(confirmationText(obfuscated, 60, "your project"), "your project", obfuscated);
   }
-  for (const plain of ["Debut EP", "Zoë's Demo (Vol 2)", "東京 Sessions", "Rock & Roll!"])
+  for (const plain of [
+    "Debut EP",
+    "Zoë's Demo (Vol 2)",
+    "東京 Sessions",
+    "Rock & Roll!",
+    "Summer 2027",
+    "Дебютный альбом",
+    "ラーメン Tapes",
+  ])
     assert.equal(confirmationText(plain, 60, "your project"), plain);
 
   await using fn = setup();

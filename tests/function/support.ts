@@ -54,7 +54,11 @@ export async function allMail(): Promise<Caught[]> {
   return (await (await fetch(`${CATCHER_API}/messages`)).json()) as Caught[];
 }
 export async function mailsAbout(token: string): Promise<Caught[]> {
-  return (await allMail()).filter((m) => m.subject.includes(token) || m.text.includes(token));
+  const lower = token.toLowerCase();
+  // By its text, or its recipient (emailOf): a confirmation repeats a title only when it is plain words.
+  return (await allMail()).filter(
+    (m) => m.subject.includes(token) || m.text.includes(token) || m.envelope.to.some((to) => to.includes(lower)),
+  );
 }
 export async function mailsTo(address: string): Promise<Caught[]> {
   return (await allMail()).filter((m) => m.envelope.to.includes(address));
@@ -136,11 +140,12 @@ let seq = 0;
 /** A unique token per test, so tests sharing the database and the catcher never see each other. */
 export const token = () => `T${Date.now().toString(36)}${(seq++).toString(36)}`;
 /**
- * A client address of its own per call: every test is its own sender unless it says otherwise. Deno
- * runs each test file in its own worker (this module, and `seq`, start again), hence the random part.
+ * A client address of its own per call: every test is its own sender unless it says otherwise (one
+ * IPv6 network, a /64, is one sender: client-address.ts). Deno runs each test file in its own worker
+ * (this module, and `seq`, start again), hence the random part.
  */
-const run = crypto.getRandomValues(new Uint16Array(2)).reduce((text, n) => `${text}:${n.toString(16)}`, "2001:db8");
-export const client = () => `${run}::${(seq++).toString(16)}`;
+const run = `2001:db8:${crypto.getRandomValues(new Uint16Array(1))[0]!.toString(16)}`;
+export const client = () => `${run}:${(seq++ % 0x10000).toString(16)}::1`;
 
 export function enquiry(body: unknown, headers: Record<string, string> = {}, init: RequestInit = {}) {
   return new Request(URL_, {

@@ -159,6 +159,14 @@ describe("the visitor's address at the no-JavaScript door", () => {
       const c = await send(`Trusted ${t} c`, "203.0.113.99, 198.51.100.7");
       expect(a).not.toBe(b);
       expect(c, "the nearest hop the trusted proxy added, not what the visitor wrote before it").toBe(a);
+
+      // /healthz says how its own request came: `npm run verify` fails a proxy TRUST_PROXY misses.
+      const via = async (siteUrl: string, headers: Record<string, string>) =>
+        (await (await fetch(`${siteUrl}/healthz`, { headers })).json()).forwardedVia;
+      expect(await via(trusting.siteUrl, { "x-forwarded-for": "198.51.100.7" })).toBe("trusted-proxy");
+      expect(await via(stack.siteUrl, { "x-forwarded-for": "198.51.100.7" })).toBe("untrusted-proxy");
+      expect(await via(stack.siteUrl, {})).toBe("direct");
+      expect(await via(stack.siteUrl, { "x-studio-forwarded-via": "trusted-proxy" }), "a visitor cannot say it").toBe("direct");
     } finally {
       await trusting.stop();
     }

@@ -1,13 +1,19 @@
 // `npm run verify` (scripts/deploy/verify.mjs), run as the owner runs it, against the local platform:
-// it passes on a healthy stack and on the stack behind a real shared cache (nginx), and fails, naming
-// the check, on each broken setup: the function stopped, a relay secret the function does not know,
-// the site's origin missing from the function's CORS origins.
+// it passes on a healthy stack, and fails, naming the check, on each broken setup: the site behind a
+// real shared cache (nginx) it does not trust, the function stopped, a relay secret the function does
+// not know, the site's origin missing from the function's CORS origins, the mail provider refusing
+// the studio's account, the site down.
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasNginx } from "../../scripts/platform/cdn.mjs";
 import { LOCAL_SECRETS } from "../../scripts/platform/environment.mjs";
+import { freePort } from "../../scripts/platform/ports.mjs";
 import { startStack, type Stack } from "../../scripts/platform/stack.mjs";
+import { ENQUIRY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 let stack: Stack;
@@ -42,21 +48,27 @@ describe("npm run verify", () => {
   it("passes against the healthy local stack, one line per check", async () => {
     const { code, output } = await verify(stack.siteUrl);
     expect(code, output).toBe(0);
-    expect(output.split("\n").filter((l) => /^(PASS|FAIL|SKIP)\s/.test(l)).length).toBe(10);
+    expect(output.split("\n").filter((l) => /^(PASS|FAIL|SKIP)\s/.test(l)).length).toBe(11);
+    expect(line(output, "trusts the proxy in front")).toMatch(/^PASS .*direct/);
     expect(line(output, "the site's relay is accepted")).toMatch(/^PASS/);
     expect(line(output, "client address")).toMatch(/^SKIP .*none is trustworthy.*not on the hosted platform/);
   });
 
-  it.skipIf(!hasNginx())("passes against the stack behind the nginx CDN", async () => {
-    const cdn = await stack.startCdn();
-    try {
-      const { code, output } = await verify(cdn.url);
-      expect(code, output).toBe(0);
-      expect(line(output, "revalidates to 304")).toMatch(/^PASS/);
-    } finally {
-      await cdn.stop();
-    }
-  });
+  it.skipIf(!hasNginx())(
+    "behind the nginx CDN: the page's checks pass, and a site that does not trust the CDN (no TRUST_PROXY) fails",
+    async () => {
+      const cdn = await stack.startCdn();
+      try {
+        const { code, output } = await verify(cdn.url);
+        expect(code, output).toBe(1);
+        expect(line(output, "revalidates to 304")).toMatch(/^PASS/);
+        expect(line(output, "trusts the proxy in front")).toMatch(/^FAIL .*TRUST_PROXY does not name/);
+        expect(output.split("\n").filter((l) => l.startsWith("FAIL")).length, output).toBe(1);
+      } finally {
+        await cdn.stop();
+      }
+    },
+  );
 
   it("fails with the function stopped, naming its health, CORS and the relay", async () => {
     await stack.stopFunction();
@@ -65,6 +77,7 @@ describe("npm run verify", () => {
       expect(code).toBe(1);
       for (const check of ["CORS preflight", "function's health is ok", "the site's relay is accepted"])
         expect(line(output, check), check).toMatch(/^FAIL/);
+      expect(line(output, "function's health is ok")).toMatch(/\/health: .*ECONNREFUSED|\/health: /);
       expect(line(output, "the page answers 200")).toMatch(/^PASS/);
     } finally {
       await stack.startFunction();
@@ -89,6 +102,51 @@ describe("npm run verify", () => {
       expect(code).toBe(1);
       expect(line(output, "CORS preflight")).toMatch(/^FAIL .*add it to the function's ALLOWED_ORIGINS/);
     } finally {
+      await stack.startFunction();
+    }
+  });
+
+  it("with the site down, names the URL it could not reach and still checks the function", async () => {
+    const closed = await freePort();
+    const { code, output } = await verify(`http://127.0.0.1:${closed}`);
+    expect(code).toBe(1);
+    expect(line(output, "the page answers 200")).toContain(
+      `the page answers 200: GET http://127.0.0.1:${closed}/: fetch failed (ECONNREFUSED)`,
+    );
+    expect(line(output, "every inline script")).toMatch(/^SKIP .*the page did not answer/);
+    expect(line(output, "function's health is ok")).toMatch(/^PASS/);
+  });
+
+  // Last: the refusal it records stays in this stack's database until a mail is sent.
+  it("fails when the mail provider refuses the studio's account (a wrong key), naming it", async () => {
+    const provider = http.createServer((_request, response) => {
+      response.writeHead(403, { "content-type": "application/json" });
+      response.end(JSON.stringify({ statusCode: 403, name: "invalid_api_key", message: "API key is invalid" }));
+    });
+    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
+    const { port } = provider.address() as AddressInfo;
+    await stack.startFunction({
+      MAIL_TRANSPORT: "resend",
+      RESEND_API_KEY: "re_wrong_key_0123456789",
+      RESEND_API_URL: `http://127.0.0.1:${port}`,
+    });
+    try {
+      const enquiry = await fetch(`${stack.functionUrl}/functions/v1/send-contact-email`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          origin: new URL(stack.siteUrl).origin,
+          [ENQUIRY_HEADERS.fillMs]: "5000",
+          [ENQUIRY_HEADERS.idempotencyKey]: randomUUID(),
+        },
+        body: JSON.stringify({ name: "Ada", email: `ada-verify-${Date.now()}@example.com`, projectTitle: "Verify" }),
+      });
+      expect(enquiry.status, await enquiry.text()).toBe(200);
+      const { code, output } = await verify(stack.siteUrl);
+      expect(code).toBe(1);
+      expect(line(output, "function's health is ok")).toMatch(/^FAIL .*the mail provider refuses the studio's account .*invalid_api_key/);
+    } finally {
+      provider.close();
       await stack.startFunction();
     }
   });

@@ -71,3 +71,51 @@ export function readSecret(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
 }
+
+/** Names longer than this are no one's misspelling of a setting (and are not compared). */
+const MAX_NAME_LENGTH = 64;
+
+/**
+ * Variables in the environment that look like a misspelling of one the service reads ("TRUSTPROXY",
+ * "STUDIO_INBOXX", "Trust_Proxy"): their values would be ignored without a word. `read` is every name
+ * the service looked up while reading its configuration, so the list of settings cannot drift from
+ * the code. A name matches when it is the same once case and separators are dropped, when it adds or
+ * drops a last word (a unit: `_MS`), or when it is one edit away (two for names of 12 characters or more).
+ */
+export function misspelledVariables(present: Iterable<string>, read: ReadonlySet<string>): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const name of present) {
+    if (read.has(name) || name.length > MAX_NAME_LENGTH) continue;
+    const meant = [...read].find((known) => looksLike(name, known));
+    if (meant) problems.push({ variable: name, problem: `is not a setting: did you mean ${meant}? (its value is ignored)` });
+  }
+  return problems;
+}
+
+function looksLike(name: string, known: string): boolean {
+  const squash = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, "");
+  if (squash(name) === squash(known)) return true;
+  if (known.length < 6) return false;
+  // A unit or a word too few or too many at the end: SERVER_REQUEST_TIMEOUT, TRUST_PROXY_HOPS.
+  const upper = name.toUpperCase();
+  const [shorter, longer] = upper.length < known.length ? [upper, known] : [known, upper];
+  if (shorter.length >= 8 && longer.startsWith(`${shorter}_`) && longer.length - shorter.length <= 8) return true;
+  return editDistance(name.toUpperCase(), known, 2) <= (known.length >= 12 ? 2 : 1);
+}
+
+/** Edits (insert, delete, replace, swap of neighbours) from `a` to `b`; stops counting past `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      row.push(best);
+    }
+    rows.push(row);
+  }
+  return rows[a.length]![b.length]!;
+}

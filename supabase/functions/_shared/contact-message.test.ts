@@ -145,6 +145,26 @@ describe("the contact message contract", () => {
     expect(parseContactMessage(null).ok).toBe(false);
   });
 
+  it("refuses half a UTF-16 pair (it cannot be stored as UTF-8), and whatever it accepts is well-formed text", () => {
+    expect(parseContactMessage(JSON.parse('{"name":"a\\ud800b","email":"ada@lakeshoresound.ca","projectTitle":"T"}')).ok).toBe(false);
+    expect(parseContactMessage({ ...valid, projectTitle: "T\udfff" }).ok).toBe(false);
+    expect(parseContactMessage({ ...valid, projectTitle: "Drums 🥁" }).ok).toBe(true);
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 40 }),
+        fc.constantFrom("name", "projectTitle", "projectDetails"),
+        (text, field) => {
+          const result = parseContactMessage({ ...valid, [field]: `x${text}` });
+          if (result.ok)
+            expect(new TextDecoder().decode(new TextEncoder().encode(result.message[field as "name"]))).toBe(
+              result.message[field as "name"],
+            );
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("points at the first invalid field in form order", () => {
     expect(firstInvalidField({ projectTitle: "x", email: "y" })).toBe("email");
     expect(firstInvalidField({})).toBeUndefined();

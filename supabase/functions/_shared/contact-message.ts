@@ -154,6 +154,9 @@ function asciiDomain(domain: string): string | null {
 // eslint-disable-next-line no-control-regex -- the same, for ESLint
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 const LINE_BREAKS = /[\r\n\u2028\u2029]/;
+// Half of a UTF-16 pair alone (JSON can write one: "\ud800"): no UTF-8 text holds it, so it would be
+// stored as U+FFFD. Refused like a control character.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function text(value: unknown): string {
   return typeof value === "string" ? value.trim() : "";
@@ -192,7 +195,7 @@ export function parseContactMessage(input: unknown): ParseResult {
       fieldErrors[field] = tooLongMessage(field);
     } else if (SINGLE_LINE_FIELDS.includes(field) && LINE_BREAKS.test(value)) {
       fieldErrors[field] = `${LABELS[field]} must be a single line.`;
-    } else if (CONTROL_CHARS.test(value)) {
+    } else if (CONTROL_CHARS.test(value) || LONE_SURROGATE.test(value)) {
       fieldErrors[field] = `${LABELS[field]} contains characters that are not allowed.`;
     } else if (field === "email") {
       const normalized = normalizeEmail(value);

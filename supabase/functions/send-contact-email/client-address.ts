@@ -40,3 +40,44 @@ export async function addressHeaderReport(request: Request): Promise<Record<stri
   }
   return report;
 }
+
+/**
+ * Who counts as one sender for the per-sender limits: an IPv4 address (an IPv4-mapped IPv6 one too),
+ * or an IPv6 address's /64. One subscriber's network gets a /64 or more (RFC 6177), so a single host
+ * can take any of 2^64 addresses: counted one by one, a limit per address would bound nothing.
+ * Text that is not an address is returned as it is.
+ */
+export function senderOf(address: string): string {
+  const bare = address
+    .trim()
+    .replace(/^\[|\](:\d+)?$/g, "")
+    .replace(/%.*$/, "");
+  if (!bare.includes(":")) return bare;
+  const groups = ipv6Groups(bare);
+  if (!groups) return bare;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address ("::" and a trailing dotted IPv4 allowed); null if it is not one. */
+function ipv6Groups(text: string): number[] | null {
+  let s = text.toLowerCase();
+  const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    if ([a, b, c, d].some((n) => n > 255)) return null;
+    s = `${s.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = s.split("::");
+  if (halves.length > 2) return null;
+  const head = halves[0] ? halves[0].split(":") : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  return groups.every((g) => /^[0-9a-f]{1,4}$/.test(g)) ? groups.map((g) => parseInt(g, 16)) : null;
+}

@@ -10,10 +10,12 @@ import {
   isExampleAddress,
   isLocalOrExampleHost,
   isPlaceholder,
+  misspelledVariables,
   publicUrlProblem,
   readSecret,
   secretProblem,
 } from "../_shared/config-checks.ts";
+import { isDeliverableEmail } from "../_shared/contact-message.ts";
 
 export type MailConfig =
   | { transport: "resend"; apiKey: string; apiUrl: string; webhookSecret?: string }
@@ -72,7 +74,8 @@ export type Config = {
   retention: { days: number; errorTextDays: number };
 };
 
-type Env = { get(key: string): string | undefined };
+/** Deno.env, or a Map in tests: `toObject`/`keys` list what is set, to find misspelled names. */
+type Env = { get(key: string): string | undefined; toObject?(): Record<string, string>; keys?(): Iterable<string> };
 
 /**
  * Whether this runs on Supabase's hosted edge runtime, where production rules apply. Supabase documents
@@ -87,7 +90,10 @@ export function isHostedPlatform(env: Env): boolean {
 /** Headers that carry a list of addresses, one appended by each proxy. */
 const LIST_HEADERS = new Set(["x-forwarded-for", "forwarded"]);
 
-export function loadConfig(env: Env): { config: Config; problems: ConfigProblem[] } {
+export function loadConfig(source: Env): { config: Config; problems: ConfigProblem[] } {
+  // Every name looked up is recorded: what is set but never read, and looks like one, is a misspelling.
+  const read = new Set<string>();
+  const env: Env = { get: (key) => (read.add(key), source.get(key)) };
   const production = isHostedPlatform(env);
   const problems: ConfigProblem[] = [];
   const problem = (variable: string, text: string | undefined) => text && problems.push({ variable, problem: text });
@@ -165,10 +171,17 @@ export function loadConfig(env: Env): { config: Config; problems: ConfigProblem[
     mail = { transport: "none", reason: `MAIL_TRANSPORT is "${transport}"` };
   }
   const mailFrom = required("MAIL_FROM", "Studio Bookings <bookings@studio.example>");
-  if (env.get("MAIL_FROM") && isExampleAddress(mailFrom))
+  // Not an address: the provider refuses every mail (Resend 422), which no start-up check would see.
+  if (!isDeliverableEmail(/<([^<>]*)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom)) {
+    problem("MAIL_FROM", `must be an address or "Name <address>", got "${mailFrom}": no mail can be sent from it`);
+    mail = { transport: "none", reason: "MAIL_FROM is not an address" };
+  } else if (env.get("MAIL_FROM") && isExampleAddress(mailFrom))
     inProduction("MAIL_FROM", `is at a documentation domain (${mailFrom}): providers refuse to send from it`);
   const studioInbox = required("STUDIO_INBOX", "bookings@studio.example");
-  if (env.get("STUDIO_INBOX") && isExampleAddress(studioInbox))
+  if (!isDeliverableEmail(studioInbox)) {
+    problem("STUDIO_INBOX", `must be one e-mail address, got "${studioInbox}": enquiries would never reach the studio`);
+    mail = { transport: "none", reason: "STUDIO_INBOX is not an address" };
+  } else if (env.get("STUDIO_INBOX") && isExampleAddress(studioInbox))
     inProduction("STUDIO_INBOX", `is at a documentation domain (${studioInbox}): enquiries would never reach the studio`);
 
   // --- callers ----------------------------------------------------------------------------------
@@ -201,6 +214,10 @@ export function loadConfig(env: Env): { config: Config; problems: ConfigProblem[
   const perClient = int("RATE_LIMIT_PER_CLIENT", 5, [1, 100_000]);
   const global = int("RATE_LIMIT_GLOBAL", 100, [1, 1_000_000]);
   const mailTimeoutMs = int("MAIL_TIMEOUT_MS", 10_000, [1_000, 30_000]);
+  // A redelivery run starts a send only when a whole mail timeout (and the pause between sends, at
+  // most 1 s) fits in what is left of its budget: the default grows with the timeout, and a budget
+  // set too short for it is refused, or no retry would ever start.
+  const redeliveryBudgetMs = int("REDELIVERY_BUDGET_MS", Math.max(25_000, mailTimeoutMs + 2_000), [mailTimeoutMs + 2_000, 50_000]);
   const config: Config = {
     production,
     databaseUrl,
@@ -231,9 +248,11 @@ export function loadConfig(env: Env): { config: Config; problems: ConfigProblem[
     // Resend allows 2 requests a second by default; a local SMTP server takes more.
     mailRatePerSecond: int("MAIL_RATE_PER_SECOND", mail.transport === "resend" ? 2 : 20, [1, 1000]),
     retry: { baseSeconds: int("RETRY_BASE_SECONDS", 60, [1, 86_400]), maxSeconds: int("RETRY_MAX_SECONDS", 6 * 3600, [1, 7 * 86_400]) },
-    redeliveryBudgetMs: int("REDELIVERY_BUDGET_MS", 25_000, [mailTimeoutMs + 1_000, 50_000]),
+    redeliveryBudgetMs,
     bodyTimeoutMs: int("BODY_TIMEOUT_MS", 10_000, [1_000, 60_000]),
     retention: { days: int("RETENTION_DAYS", 730, [1, 3650]), errorTextDays: int("ERROR_TEXT_RETENTION_DAYS", 30, [1, 3650]) },
   };
+  const present = source.toObject ? Object.keys(source.toObject()) : source.keys ? [...source.keys()] : [];
+  problems.push(...misspelledVariables(present, read));
   return { config, problems };
 }

@@ -4,8 +4,10 @@
  * - sent: recorded with the provider's message id (retried if recording fails: no mail goes twice
  *   after a successful send), so a failure the provider reports later finds it (resend-webhook.ts);
  * - temporary failure (provider down, slow, 429/5xx): waits for its own next-attempt time (backoff);
- * - permanent refusal (no such recipient): dead at once, with its reason, logged at error level, and
- *   the mailbox recorded as undeliverable (no confirmation goes there again).
+ * - permanent refusal: dead at once, with its reason, logged at error level; when the recipient's
+ *   server refused the address, the mailbox is recorded as undeliverable (no confirmation goes there again);
+ * - the studio's own account refused (a wrong key, a domain not verified): waits without spending an
+ *   attempt, logged at error level and reported by /health until a mail is sent (mailer.ts, MailFailure).
  * A redelivery run (the scheduler's /redeliver, and a run in the background after each new enquiry,
  * so mail is retried even where the scheduler is missing: docs/decisions/014) holds a lease, so one
  * runs at a time. It makes stuck deliveries dead, applies retention, sends the studio one digest of
@@ -24,7 +26,7 @@ import type { ClaimedDelivery, DeliveryKind, Store } from "./store.ts";
 /** The most enquiries one digest lists; more wait for the next run. */
 const DIGEST_MAX = 200;
 
-export type SendResult = "sent" | "retry-later" | "dead";
+export type SendResult = "sent" | "retry-later" | "dead" | "account-refused";
 
 export type RedeliveryReport = {
   status: "ok";
@@ -39,7 +41,7 @@ export type RedeliveryReport = {
   /** Deliveries that died in this run, those whose claim expired after their last attempt included. */
   dead: number;
   /** Why the run stopped. */
-  stopped: "nothing-due" | "provider-failure" | "time-budget" | "no-mail-transport" | "another-run";
+  stopped: "nothing-due" | "provider-failure" | "account-refused" | "time-budget" | "no-mail-transport" | "another-run";
   /** Rows removed by retention in this run. */
   retention: Record<string, number>;
   /** Totals after this run: deliveries given up (private.undelivered_mail), waiting for a retry, held. */
@@ -97,12 +99,17 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
     try {
       providerId = await mail.send(emailFor(delivery), `${enquiryId}:${kind}`, { enquiry: enquiryId, kind });
     } catch (error) {
-      const failure = { error: errorText(error), permanent: error instanceof MailError && error.permanent };
+      const cause = error instanceof MailError ? error.failure : "temporary";
+      if (cause === "account") {
+        await accountRefused(error, { enquiryId, kind });
+        return "account-refused";
+      }
+      const failure = { error: errorText(error), permanent: cause === "mail" || cause === "recipient" };
       let status: "pending" | "dead" = "pending";
       try {
         status = await store.recordFailure(enquiryId, kind, failure, config.maxAttempts, config.retry);
         // The mailbox that refused gets no confirmation again (the studio's own mail is never suppressed).
-        if (failure.permanent)
+        if (cause === "recipient")
           await store.recordRefusedAddress(kind === "studio" ? mailboxOf(config.studioInbox) : delivery.mailbox, failure.error);
       } catch (recordError) {
         // The claim expires and the delivery is tried again: a mail late, never lost.
@@ -119,6 +126,18 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
     return "sent";
   }
 
+  /** The provider refused the studio's account: the mail waits, its attempt given back; /health says so. */
+  async function accountRefused(error: unknown, delivery: { enquiryId: string; kind: DeliveryKind } | undefined) {
+    const reason = errorText(error);
+    log({ level: "error", event: "mail-account-refused", enquiry: delivery?.enquiryId, kind: delivery?.kind, reason });
+    try {
+      await store.recordAccountRefusal(delivery?.enquiryId ?? null, delivery?.kind ?? null, reason);
+    } catch (recordError) {
+      // The claim expires and the delivery is tried again.
+      log({ level: "error", event: "delivery-failure-unrecorded", enquiry: delivery?.enquiryId, error: errorText(recordError) });
+    }
+  }
+
   /** The studio's digest of what was held; "failed" leaves it held for the next run. */
   async function sendDigest(mail: Mailer): Promise<{ digested: number; failed: boolean }> {
     const held = await store.claimDigest(DIGEST_MAX);
@@ -130,7 +149,8 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
       await mail.send(studioDigest(held, { studioInbox: config.studioInbox }), key, { digest: true });
     } catch (error) {
       await store.finishDigest(ids, false);
-      log({ level: "warn", event: "digest-retry-later", enquiries: ids.length, reason: errorText(error) });
+      if (error instanceof MailError && error.failure === "account") await accountRefused(error, undefined);
+      else log({ level: "warn", event: "digest-retry-later", enquiries: ids.length, reason: errorText(error) });
       return { digested: 0, failed: true };
     }
     await store.finishDigest(ids, true);
@@ -200,7 +220,12 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
           const result = await send(mailer, delivery);
           if (result === "sent") report.sent++;
           else if (result === "dead") report.dead++;
-          else {
+          else if (result === "account-refused") {
+            // Every other mail would get the same answer: stop until the owner fixes the account.
+            report.failed++;
+            report.stopped = "account-refused";
+            break;
+          } else {
             report.failed++;
             report.stopped = "provider-failure";
             break;

@@ -56,18 +56,44 @@ export function shorten(value: string, max: number): string {
 
 /**
  * Words a visitor may have repeated back to them in the confirmation, which goes to an address the
- * sender chose: letters, marks, digits, spaces and a little punctuation, after NFKC (fullwidth forms
- * become plain). No dot of any script, no "@", ":" or "/" and no spelled-out "dot": nothing a reader
- * or a mail client could take for a link or an address ("spam .com", "spam。com", "ｓｐａｍ．ｃｏｍ",
- * "1.2.3.4/x", "spam dot com", "www spam com", "hxxp spam").
+ * sender chose. An allow-list, after NFKC (fullwidth forms become plain): letters with their marks,
+ * ASCII digits (six at most: a year and a volume, never a phone number or an address), spaces and a
+ * little punctuation; the letters of one script, or Latin with Han and the scripts written with it
+ * (Unicode's "highly restrictive" profile, UTS #39), so no letter of another script can pose as a dot
+ * ("evilꓸcom", "evilᐧcom"). Nothing a reader or a mail client could take for a link, an address or a
+ * number to call: "spam .com", "spam。com", "ｓｐａｍ．ｃｏｍ", "1.2.3.4/x", "spam dot com",
+ * "www spam com", "hxxp spam", "call 1 800 555 0199".
  */
-const ECHOABLE = /^[\p{L}\p{M}\p{N} '’&,!()-]+$/u;
+const ECHOABLE = /^[\p{L}\p{M}0-9 '’&,!()-]+$/u;
 const SPELLED_LINK = /(^|[^\p{L}])(d\s*o\s*t|www|h[tx]{2}ps?)([^\p{L}]|$)/iu;
+/** A mark with no letter before it (NFKC writes "˙" as a space and a combining dot). */
+const LOOSE_MARK = /(^|[^\p{L}\p{M}])\p{M}/u;
+const MAX_DIGITS = 6;
+const SCRIPT_SETS = [
+  /\p{scx=Latin}/u,
+  /[\p{scx=Latin}\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u,
+  /[\p{scx=Latin}\p{scx=Han}\p{scx=Bopomofo}]/u,
+  /[\p{scx=Latin}\p{scx=Han}\p{scx=Hangul}]/u,
+  ...["Greek", "Cyrillic", "Armenian", "Georgian", "Hebrew", "Arabic", "Devanagari", "Bengali", "Tamil", "Thai"].map(
+    (script) => new RegExp(`\\p{scx=${script}}`, "u"),
+  ),
+];
+const singleScript = (text: string) => {
+  const letters = [...text].filter((c) => /\p{L}/u.test(c));
+  return SCRIPT_SETS.some((set) => letters.every((c) => set.test(c)));
+};
 
 /** `value` shortened to `max`, or `fallback` when it holds anything that could read as a link. */
 export function confirmationText(value: string, max: number, fallback: string): string {
   const text = neutralize(value).normalize("NFKC");
-  return text !== "" && ECHOABLE.test(text) && !SPELLED_LINK.test(text) ? shorten(text, max) : fallback;
+  const echoable =
+    text !== "" &&
+    ECHOABLE.test(text) &&
+    !LOOSE_MARK.test(text) &&
+    (text.match(/[0-9]/g)?.length ?? 0) <= MAX_DIGITS &&
+    singleScript(text) &&
+    !SPELLED_LINK.test(text);
+  return echoable ? shorten(text, max) : fallback;
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   type EnquiryResult,
 } from "../_shared/contact-message.ts";
 import { readBody } from "../_shared/read-body.ts";
-import { ADDRESS_HEADERS, platformAddress } from "./client-address.ts";
+import { ADDRESS_HEADERS, platformAddress, senderOf } from "./client-address.ts";
 import type { Config } from "./config.ts";
 import { sha256, timingSafeEqual } from "./crypto.ts";
 import type { createDelivery } from "./delivery.ts";
@@ -168,7 +168,7 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
 
     const address = clientAddress(request, relayed === "recognised");
     if (address === null) line.client = "unknown";
-    const clientHash = address === null ? "" : await sha256(`${config.ipHashSalt}:${address}`);
+    const clientHash = address === null ? "" : await sha256(`${config.ipHashSalt}:${senderOf(address)}`);
     if (!store) return reply(503, { status: "error", message: MESSAGES.storage });
     let stored;
     try {

@@ -48,6 +48,7 @@ export function createHealth({ config, problems, store, clientHeaderMissing, now
     db.reachable &&
     config.mail.transport !== "none" &&
     !("inboxUndeliverable" in db && db.inboxUndeliverable) &&
+    !("accountRefused" in db && db.accountRefused) &&
     !clientHeaderMissing();
 
   return async function health(request: Request): Promise<Response> {
@@ -80,6 +81,8 @@ export function createHealth({ config, problems, store, clientHeaderMissing, now
           ...(config.mail.transport === "none" ? { reason: config.mail.reason } : {}),
           resendWebhook: config.mail.transport === "resend" ? Boolean(config.mail.webhookSecret) : undefined,
           studioInboxUndeliverable: "inboxUndeliverable" in db ? db.inboxUndeliverable : null,
+          // The provider refuses the studio's account (key, domain, sender): mail waits until it is fixed.
+          accountRefused: "accountRefused" in db ? db.accountRefused : null,
         },
         redelivery: {
           lastRunAt: lastRunAt?.toISOString() ?? null,

@@ -2,9 +2,12 @@
  * The mailbox an address delivers to, as the confirmation rules count it (docs/decisions/017): the
  * same person must not get a confirmation per spelling of their address. From an address the contract
  * already normalised (ASCII domain, lowercase): the local part lowercased (providers treat it so), its
- * "+tag" dropped, and for Gmail the dots that Gmail ignores and its second domain.
+ * "+tag" dropped, and the spellings big providers deliver to one account: for Gmail the dots it ignores
+ * and its second domain; for Proton the dots, hyphens and underscores it ignores and its four domains
+ * (proton.me/support/addresses-and-aliases).
  */
 const GMAIL = new Set(["gmail.com", "googlemail.com"]);
+const PROTON = new Set(["proton.me", "protonmail.com", "protonmail.ch", "pm.me"]);
 
 export function mailboxOf(address: string): string {
   const at = address.lastIndexOf("@");
@@ -14,6 +17,9 @@ export function mailboxOf(address: string): string {
   if (GMAIL.has(domain)) {
     local = local.replaceAll(".", "");
     domain = "gmail.com";
+  } else if (PROTON.has(domain)) {
+    local = local.replace(/[._-]/g, "");
+    domain = "proton.me";
   }
   return `${local}@${domain}`;
 }

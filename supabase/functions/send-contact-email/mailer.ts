@@ -16,17 +16,29 @@ export type Mailer = {
 };
 
 /**
- * A failed send. `permanent` means the provider refused this mail for good (an address that does not
- * exist, a message it will never accept): trying again cannot help. Everything else (the provider down,
- * slow, rate-limiting us, or our own credentials wrong) is temporary: the mail waits and is tried again.
+ * Whose fault a failed send is, which decides what happens to the mail (delivery.ts):
+ * - "temporary": the provider down, slow or rate-limiting us: the mail waits and is tried again;
+ * - "mail": the provider will never take this mail (a reused idempotency key, a message it refuses):
+ *   dead at once;
+ * - "recipient": the recipient's server refused the address: dead at once, and no confirmation goes
+ *   there again;
+ * - "account": the provider refuses the studio's own account (key, domain, sender, credentials); every
+ *   mail would get the same answer: the mail waits without spending an attempt, and /health says so.
  */
+export type MailFailure = "temporary" | "mail" | "recipient" | "account";
+
 export class MailError extends Error {
   constructor(
     message: string,
-    readonly permanent: boolean,
+    readonly failure: MailFailure,
   ) {
     super(message);
     this.name = "MailError";
+  }
+
+  /** Trying this mail again cannot help. */
+  get permanent(): boolean {
+    return this.failure === "mail" || this.failure === "recipient";
   }
 }
 
@@ -36,19 +48,35 @@ export function createMailer(config: MailConfig, from: string, timeoutMs: number
 }
 
 /**
- * Resend: 429, 5xx, 408, 401/403 (our key) and 409 `concurrent_idempotent_requests` (the same key is
- * still being processed) are temporary; any other 4xx is about this mail, 409
- * `invalid_idempotent_request` (the key was used for another mail) included: trying again cannot help.
+ * Resend (resend.com/docs/api-reference/errors). It never refuses a recipient when a mail is sent: it
+ * accepts, and reports a bounce later by webhook (resend-webhook.ts). So:
+ * - 408, 429 (rate or quota) and 5xx are temporary, as is 409 `concurrent_idempotent_requests`;
+ * - 409 `invalid_idempotent_request` (the key was used for another mail) is about this mail;
+ * - 401 and 403 (a missing, restricted or invalid key; a domain not verified; a test account) are the
+ *   account, as is any 4xx about the sender (`invalid_from_address`, a message naming `from` or the
+ *   domain);
+ * - any other 4xx is about this mail.
  */
-export function isPermanentHttpStatus(status: number, errorName?: string): boolean {
-  if (status === 409) return errorName !== "concurrent_idempotent_requests";
-  return status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
+export function resendFailure(status: number, errorName = "", message = ""): MailFailure {
+  if (status === 409) return errorName === "concurrent_idempotent_requests" ? "temporary" : "mail";
+  if (status === 408 || status === 429 || status >= 500 || status < 400) return "temporary";
+  if (status === 401 || status === 403 || errorName === "invalid_from_address" || /`from`|domain/i.test(message)) return "account";
+  return "mail";
 }
 
-/** SMTP: a 5xx answer to the recipient or the message is final; auth (53x) and 4xx are not. */
-export function isPermanentSmtpError(error: { responseCode?: number; command?: string }): boolean {
+/**
+ * SMTP: a 5xx answer to RCPT TO refuses the recipient; to DATA, the message; to MAIL FROM, or any 53x
+ * (authentication), the studio's account. Everything else (4xx, a connection that fails) is temporary.
+ */
+export function smtpFailure(error: { responseCode?: number; command?: string }): MailFailure {
   const code = error.responseCode ?? 0;
-  return code >= 500 && code < 600 && !(code >= 530 && code < 540) && ["RCPT TO", "DATA"].includes(error.command ?? "");
+  if (code >= 530 && code < 540) return "account";
+  if (code < 500 || code >= 600) return "temporary";
+  const command = error.command ?? "";
+  if (command === "RCPT TO") return "recipient";
+  if (command === "DATA") return "mail";
+  if (command === "MAIL FROM" || command.startsWith("AUTH")) return "account";
+  return "temporary";
 }
 
 function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from: string, timeoutMs: number): Mailer {
@@ -83,12 +111,12 @@ function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
-        throw new MailError(`Resend unreachable: ${error instanceof Error ? error.message : error}`, false);
+        throw new MailError(`Resend unreachable: ${error instanceof Error ? error.message : error}`, "temporary");
       }
       const body = await response.text().catch(() => "");
       if (!response.ok) {
-        const name = (parseJson(body) as { name?: string } | undefined)?.name;
-        throw new MailError(`Resend answered ${response.status}: ${body.slice(0, 200)}`, isPermanentHttpStatus(response.status, name));
+        const { name, message } = (parseJson(body) as { name?: string; message?: string } | undefined) ?? {};
+        throw new MailError(`Resend answered ${response.status}: ${body.slice(0, 200)}`, resendFailure(response.status, name, message));
       }
       return (parseJson(body) as { id?: string } | undefined)?.id;
     },
@@ -123,7 +151,7 @@ function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: st
         return typeof info.messageId === "string" ? info.messageId : undefined;
       } catch (error) {
         const detail = error as { message?: string; responseCode?: number; command?: string; code?: string };
-        throw new MailError(`SMTP ${detail.code ?? "error"}: ${detail.message ?? String(error)}`, isPermanentSmtpError(detail));
+        throw new MailError(`SMTP ${detail.code ?? "error"}: ${detail.message ?? String(error)}`, smtpFailure(detail));
       }
     },
     close() {

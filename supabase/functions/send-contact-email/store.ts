@@ -83,10 +83,18 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       }));
     },
 
+    /** Records a sent mail; a mail sent means the provider takes the studio's account again. */
     async markSent(enquiryId: string, kind: DeliveryKind, providerId: string | undefined) {
-      await sql`update public.contact_deliveries set status = 'sent', sent_at = now(), locked_until = null, last_error = null,
-          provider_id = ${providerId ?? null}
-        where enquiry_id = ${enquiryId} and kind = ${kind}`;
+      await sql`with sent as (
+          update public.contact_deliveries set status = 'sent', sent_at = now(), locked_until = null, last_error = null,
+            provider_id = ${providerId ?? null}
+          where enquiry_id = ${enquiryId} and kind = ${kind} returning 1)
+        delete from private.mail_account_refusal where exists (select from sent)`;
+    },
+
+    /** The provider refused the studio's account: the delivery (none for a digest) waits, its attempt given back. */
+    async recordAccountRefusal(enquiryId: string | null, kind: DeliveryKind | null, reason: string) {
+      await sql`select private.record_account_refusal(${enquiryId}::uuid, ${kind}, ${reason})`;
     },
 
     /** Records a failed attempt; returns "dead" when it will not be tried again, else "pending". */
@@ -128,6 +136,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       await sql`update public.contact_deliveries
         set status = ${sent ? "sent" : "held"}, sent_at = ${sent ? sql`now()` : null}, locked_until = null
         where kind = 'studio' and enquiry_id = any(${enquiryIds}::uuid[])`;
+      if (sent) await sql`delete from private.mail_account_refusal`;
     },
 
     /** Paused confirmations go out again when the global rate is under its limit; returns how many. */
@@ -173,14 +182,26 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
 
     /** What /health reports of the database: reachable, the last redelivery run, the schedule. */
     async health(studioMailbox: string) {
-      const [row] = await sql<{ last_run_at: Date | null; scheduled: boolean | null; inbox_undeliverable: boolean }[]>`select
+      const [row] = await sql<
+        {
+          last_run_at: Date | null;
+          scheduled: boolean | null;
+          inbox_undeliverable: boolean;
+          account_refused_at: Date | null;
+          account_refusal: string | null;
+        }[]
+      >`select
           (select last_run_at from private.redelivery_state) as last_run_at,
           private.redelivery_scheduled() as scheduled,
-          exists (select from private.undeliverable_addresses where mailbox = ${studioMailbox}) as inbox_undeliverable`;
+          exists (select from private.undeliverable_addresses where mailbox = ${studioMailbox}) as inbox_undeliverable,
+          (select refused_at from private.mail_account_refusal) as account_refused_at,
+          (select reason from private.mail_account_refusal) as account_refusal`;
       return {
         lastRunAt: row?.last_run_at ?? null,
         scheduled: row?.scheduled ?? null,
         inboxUndeliverable: row?.inbox_undeliverable ?? false,
+        /** The provider's latest refusal of the studio's account, until a mail is sent again. */
+        accountRefused: row?.account_refused_at ? { at: row.account_refused_at.toISOString(), reason: row.account_refusal ?? "" } : null,
       };
     },
 
