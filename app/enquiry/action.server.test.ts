@@ -50,6 +50,7 @@ describe("the no-JS door", () => {
   it("refuses a body that is not UTF-8, another charset, another type, and another site's post", async () => {
     expect((await post("name=Ad%FF&email=ada%40example.com&projectTitle=EP")).httpStatus).toBe(400);
     expect((await post(form, { "content-type": "application/x-www-form-urlencoded; charset=latin1" })).httpStatus).toBe(415);
+    expect((await post(form, { "content-type": "application/x-www-form-urlencoded; charset=utf-8; charset=latin1" })).httpStatus).toBe(415);
     expect((await post(form, { "content-type": "multipart/form-data; boundary=x" })).httpStatus).toBe(415);
     expect((await post(form, { [CROSS_SITE_HEADER]: "1" })).httpStatus).toBe(403);
     for (const result of await Promise.all([post("name=Ad%FF"), post(form, { [CROSS_SITE_HEADER]: "1" })])) {

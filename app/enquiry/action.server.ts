@@ -23,7 +23,7 @@ import {
   RELAY_HEADERS,
   type ContactMessage,
 } from "../../supabase/functions/_shared/contact-message.ts";
-import { readBody } from "../../supabase/functions/_shared/read-body.ts";
+import { isUtf8Type, readBody } from "../../supabase/functions/_shared/read-body.ts";
 import { decodeFormBody } from "./form-body.server";
 import { OUTCOME_HTTP_STATUS, outcomeOfInvoke, type FormOutcome } from "./outcome";
 
@@ -50,9 +50,7 @@ export async function submitEnquiryForm(request: Request, options: Options): Pro
   if (request.method !== "POST") return refused(405);
   // Another site's page posting here (a cross-site form, a sandboxed frame): the front door says so.
   if (request.headers.get(CROSS_SITE_HEADER) === "1") return refused(403);
-  const type = request.headers.get("content-type") ?? "";
-  const charset = /;\s*charset="?([^";\s]+)/i.exec(type)?.[1];
-  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type) || (charset && !/^utf-?8$/i.test(charset))) return refused(415);
+  if (!isUtf8Type(request.headers.get("content-type") ?? "", "application/x-www-form-urlencoded")) return refused(415);
   const body = await readBody(request, MAX_FORM_BYTES, FORM_READ_TIMEOUT_MS);
   if (body === "too-large") return refused(413);
   if (body === "too-slow") return refused(408);

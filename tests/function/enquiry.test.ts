@@ -72,6 +72,11 @@ const badInputs: [string, (t: string) => Request, number][] = [
     (t) => enquiry(JSON.stringify(valid(t)), { "content-type": "application/json; charset=latin1" }),
     415,
   ],
+  [
+    "a second charset after UTF-8",
+    (t) => enquiry(JSON.stringify(valid(t)), { "content-type": "application/json; charset=utf-8; charset=latin1" }),
+    415,
+  ],
   ["a body over the size cap", (t) => enquiry({ ...valid(t), padding: "x".repeat(MAX_BODY_BYTES) }), 413],
   ["the wrong method", () => new Request(URL_, { method: "PUT", headers: { origin: ORIGIN } }), 405],
   ["a malformed idempotency key", (t) => enquiry(valid(t), { [ENQUIRY_HEADERS.idempotencyKey]: "not-a-uuid" }), 400],
@@ -157,7 +162,7 @@ test("<script> and HTML from the visitor arrive escaped in the HTML mails", asyn
     }),
   );
   assert.equal(response.status, 200);
-  const [studio] = await mailsAbout(t);
+  const studio = (await mailsAbout(t)).find((m) => m.to === STUDIO_INBOX);
   const [confirmation] = await mailsTo(emailOf(t));
   for (const mail of [studio!, confirmation!]) assert.doesNotMatch(mail.html, /<script|<img|<b>/i);
   assert.match(studio!.html, /&lt;script&gt;alert\(&quot;/);

@@ -4,6 +4,19 @@
  * (it reads no further than that, and refuses at once when Content-Length says so), or not all there
  * within `timeoutMs` (a client that declares more than it sends, or trickles it).
  */
+/**
+ * Whether a Content-Type is `mediaType` in UTF-8: the type itself, and every charset parameter it
+ * names (none means UTF-8; "charset=utf-8; charset=latin1" is refused, not read by its first one).
+ */
+export function isUtf8Type(contentType: string, mediaType: string): boolean {
+  const [type = "", ...parameters] = contentType.split(";");
+  if (type.trim().toLowerCase() !== mediaType) return false;
+  return parameters.every((parameter) => {
+    const [name = "", value = ""] = parameter.split("=");
+    return name.trim().toLowerCase() !== "charset" || /^"?utf-?8"?$/i.test(value.trim());
+  });
+}
+
 export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array | "too-large" | "too-slow"> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) return "too-large";

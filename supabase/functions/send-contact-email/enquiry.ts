@@ -16,7 +16,7 @@ import {
   RELAY_HEADERS,
   type EnquiryResult,
 } from "../_shared/contact-message.ts";
-import { readBody } from "../_shared/read-body.ts";
+import { isUtf8Type, readBody } from "../_shared/read-body.ts";
 import { ADDRESS_HEADERS, platformAddress, senderOf } from "./client-address.ts";
 import type { Config } from "./config.ts";
 import { sha256, timingSafeEqual } from "./crypto.ts";
@@ -111,9 +111,7 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
       return json(status, body, { ...cors, ...extra });
     };
 
-    const type = request.headers.get("content-type") ?? "";
-    const charset = /;\s*charset="?([^";\s]+)/i.exec(type)?.[1];
-    if (!/^application\/json\s*(;|$)/i.test(type) || (charset && !/^utf-?8$/i.test(charset))) {
+    if (!isUtf8Type(request.headers.get("content-type") ?? "", "application/json")) {
       return reply(415, { status: "error", message: MESSAGES.unsupportedType });
     }
     const body = await readBody(request, MAX_BODY_BYTES, config.bodyTimeoutMs);
