@@ -78,6 +78,9 @@ describe("the site's configuration", () => {
     ["ENQUIRY_RELAY_SECRT", "ENQUIRY_RELAY_SECRET"],
     ["SUPABASE_ANNON_KEY", "SUPABASE_ANON_KEY"],
     ["SERVER_REQUEST_TIMEOUT", "SERVER_REQUEST_TIMEOUT_MS"],
+    ["TRUSTED_PROXIES", "TRUST_PROXY"],
+    ["TRUSTED_PROXY", "TRUST_PROXY"],
+    ["TRUST_PROXIES", "TRUST_PROXY"],
   ])("refuses a setting under a misspelled name (%s) in production, and warns locally", (name, meant) => {
     const line = `${name} is not a setting: did you mean ${meant}? (its value is ignored)`;
     expect(problems({ ...deployed, [name]: "x" })).toContain(line);

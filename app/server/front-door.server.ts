@@ -5,8 +5,9 @@
  * - **One URL per document.** A GET or HEAD for a path with empty or dot segments ("//", "/./x",
  *   "/a/../") or a trailing slash is redirected (308) to its canonical form, so odd spellings of a
  *   page never cost a render of their own; methods the site does not serve get 405 here. A folder of
- *   public/ ("/photos", "/build/", "/%2F") goes to the 404 page without a redirect: the static files'
- *   handler would add the slash this rule removes, a loop a cache would keep for a day.
+ *   public/ ("/photos", "/BUILD/", "/%2F") goes to the 404 page without a redirect: the static files'
+ *   handler would add the slash this rule removes, a loop a cache would keep for a day. So does a
+ *   path no page can have (undecodable, or with a backslash or a control once decoded).
  * - **The visitor's address from a source the site trusts.** The socket's address, unless TRUST_PROXY
  *   names the proxies in front (Express's "trust proxy" rules, through proxy-addr): then the nearest
  *   X-Forwarded-For hop that is not a trusted proxy. It reaches the app in CLIENT_ADDRESS_HEADER; a
@@ -65,13 +66,15 @@ export function frontDoor(
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
   if (method === "GET" || method === "HEAD") {
     const canonical = canonicalPath(path);
-    // The static files' handler decodes the path before it looks for a folder; so does this test. The
+    // A path no page can have (undecodable, or decoding to a backslash, a control or a line break,
+    // which the router cannot even parse), or one the static files' handler would take for a folder of
+    // public/ (it decodes the path, and Express matches /build in any case, before it adds a slash
+    // this rule would take off again): straight to the 404 page, through a path in no folder. The
     // home page is the one folder ("/") that is a page; its encoded spellings ("/%2F") are not.
     const decoded = decodedPath(path);
-    const folder = canonicalPath(decoded);
-    if (publicFolders.has(folder) && (folder !== "/" || decoded !== path)) {
-      // A path in no folder: the static handler passes it on, and Remix answers with its 404 page.
-      request.url = `/__folder${folder === "/" ? "" : folder}/`;
+    const folder = decoded === null ? null : canonicalPath(decoded).toLowerCase();
+    if (folder === null || UNROUTABLE.test(decoded!) || (publicFolders.has(folder) && (folder !== "/" || decoded !== path))) {
+      request.url = NOT_FOUND_PATH;
     } else if (canonical !== path) return { kind: "redirect", location: canonical + (queryAt === -1 ? "" : target.slice(queryAt)) };
   }
 
@@ -91,11 +94,16 @@ export function frontDoor(
   return { kind: "pass" };
 }
 
-function decodedPath(path: string): string {
+/** Where the front door sends a path that can only be the 404 page: in no folder, matching no route. */
+export const NOT_FOUND_PATH = "/__not-found/";
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNROUTABLE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+function decodedPath(path: string): string | null {
   try {
     return decodeURIComponent(path);
   } catch {
-    return path;
+    return null;
   }
 }
 

@@ -32,7 +32,8 @@ export function publicFolders(root = path.resolve("public")): Set<string> {
     }
     for (const entry of entries) {
       if (!entry.isDirectory() || folders.size >= MAX_PUBLIC_FOLDERS) continue;
-      const folder = `${at}/${entry.name}`;
+      // Lowercase: Express matches a mount path (/build) in any case.
+      const folder = `${at}/${entry.name}`.toLowerCase();
       folders.add(folder);
       visit(path.join(dir, entry.name), folder);
     }

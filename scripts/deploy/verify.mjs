@@ -115,9 +115,16 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
       return fail(
         "requests arrive through a proxy (X-Forwarded-For) that TRUST_PROXY does not name: every visitor shares its address and its limit; set TRUST_PROXY (README, Behind a CDN or reverse proxy)",
       );
-    if (forwardedVia === "trusted-proxy") return "through a proxy TRUST_PROXY names";
-    if (forwardedVia === "direct") return "direct (no proxy in front): the socket's address is the visitor's";
-    return skip(`the site's /healthz does not say (${forwardedVia})`);
+    if (!["trusted-proxy", "direct"].includes(forwardedVia)) return skip(`the site's /healthz does not say (${forwardedVia})`);
+    // Too much trust: a visitor's own X-Forwarded-For must not change who the site takes them to be.
+    const seen = async (forged) => (await (await request(`${siteUrl}/healthz`, { headers: { "x-forwarded-for": forged } })).json()).visitor;
+    if ((await seen("198.51.100.11")) !== (await seen("198.51.100.22")))
+      return fail(
+        "TRUST_PROXY trusts more hops than the proxies in front: a visitor chooses their own address (and limit) with X-Forwarded-For; name only your proxies (README)",
+      );
+    return forwardedVia === "trusted-proxy"
+      ? "through a proxy TRUST_PROXY names, and a forged X-Forwarded-For changes nothing"
+      : "direct (no proxy in front): the socket's address is the visitor's, whatever X-Forwarded-For says";
   });
 
   // --- the function ------------------------------------------------------------------------------
@@ -141,11 +148,16 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
   });
 
   let details;
-  const ownerDetailsMissing = redeliverySecret
-    ? "the function did not accept the REDELIVERY_SECRET given (or did not answer), so its details are unknown"
-    : "set REDELIVERY_SECRET in the environment to see why";
+  let functionAnswered = false;
+  const ownerDetailsMissing = () =>
+    !functionAnswered
+      ? "the function did not answer (see its health check above)"
+      : redeliverySecret
+        ? "the function did not accept the REDELIVERY_SECRET given, so its details are unknown"
+        : "set REDELIVERY_SECRET in the environment to see why";
   await check("the function's health is ok", async () => {
     const anonymous = await request(`${functionUrl}/health`, { headers: keyHeaders });
+    functionAnswered = true;
     const body = await anonymous.json().catch(() => ({}));
     if (redeliverySecret) {
       const owner = await request(`${functionUrl}/health`, { headers: { ...keyHeaders, "x-redelivery-secret": redeliverySecret } });
@@ -153,7 +165,7 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
       if (details && !details.problems) details = undefined; // the secret was not recognised
     }
     if (body.status !== "ok") {
-      const why = details ? describeProblems(details) : ownerDetailsMissing;
+      const why = details ? describeProblems(details) : ownerDetailsMissing();
       return fail(`/health answered ${anonymous.status} ${JSON.stringify(body)}: ${why}`);
     }
     if (redeliverySecret && !details) return fail("/health is ok, but the REDELIVERY_SECRET given is not the function's");
@@ -184,7 +196,7 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
   });
 
   await check("the client address: which header the platform sets", async () => {
-    if (!details) return redeliverySecret ? fail(ownerDetailsMissing) : skip("set REDELIVERY_SECRET in the environment to probe it");
+    if (!details) return redeliverySecret ? fail(ownerDetailsMissing()) : skip("set REDELIVERY_SECRET in the environment to probe it");
     const forged = ["198.51.100.11", "198.51.100.22"];
     const probe = async (value) => {
       const sent = Object.fromEntries(ADDRESS_HEADERS.map((h) => [h, h === "forwarded" ? `for=${value}` : value]));
@@ -211,7 +223,7 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
   });
 
   await check("the redelivery schedule exists and ran recently", async () => {
-    if (!details) return redeliverySecret ? fail(ownerDetailsMissing) : skip("set REDELIVERY_SECRET in the environment to check it");
+    if (!details) return redeliverySecret ? fail(ownerDetailsMissing()) : skip("set REDELIVERY_SECRET in the environment to check it");
     const { scheduled, secondsSinceLastRun } = details.redelivery;
     if (scheduled === null && !details.production)
       return skip("pg_cron is not installed on this database (local); the function retries after each enquiry");
@@ -233,6 +245,8 @@ function describeProblems(details) {
   if (!details.database?.reachable) parts.push(`database unreachable (${details.database?.error})`);
   if (!details.mail?.configured) parts.push(`no mail transport (${details.mail?.reason})`);
   if (details.mail?.studioInboxUndeliverable) parts.push("STUDIO_INBOX bounced");
+  if (details.mail?.studioMailDeadLastDay)
+    parts.push("a studio notification was given up in the last 24 hours: read it in private.undelivered_mail (README)");
   if (details.mail?.accountRefused)
     parts.push(
       `the mail provider refuses the studio's account since ${details.mail.accountRefused.at} (${details.mail.accountRefused.reason}): check RESEND_API_KEY, MAIL_FROM and the sending domain; mail waits until then`,

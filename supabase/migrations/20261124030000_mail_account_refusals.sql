@@ -1,7 +1,7 @@
 -- A refusal of the studio's own sending account: a wrong or revoked API key, a sending domain not
 -- verified, a sender that is not an address, SMTP credentials refused. It is neither this mail's fault
 -- nor its recipient's, and every other mail would get the same answer. So the delivery waits without
--- spending an attempt (it goes once the owner fixes the account; it never dies of it), its recipient is
+-- spending an attempt (it goes at the first run after the owner fixes the account; it never dies of it), its recipient is
 -- not recorded as undeliverable, and /health reports the refusal until a mail is sent again
 -- (docs/decisions/014).
 
@@ -24,7 +24,9 @@ as $$
       attempts = greatest(attempts - 1, 0),
       locked_until = null,
       last_error = left(p_reason, 500),
-      next_attempt_at = now() + interval '5 minutes'
+      -- Due again at once: the next run (the scheduler's, one after an enquiry, or the owner's own call
+      -- once the account is fixed) tries it; each run stops at the first refusal, so one request a run.
+      next_attempt_at = now()
   where enquiry_id = p_enquiry and kind = p_kind and status = 'sending';
   insert into private.mail_account_refusal (refused_at, reason) values (now(), left(p_reason, 500))
   on conflict (id) do update set refused_at = excluded.refused_at, reason = excluded.reason;

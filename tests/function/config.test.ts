@@ -124,6 +124,7 @@ test("a setting under a misspelled name is named (its value would be ignored); t
     ["CLIENT_IP_HEADERS", "CLIENT_IP_HEADER"],
     ["RATE_LIMIT_PER_CLEINT", "RATE_LIMIT_PER_CLIENT"],
     ["MAIL_TIMEOUT", "MAIL_TIMEOUT_MS"],
+    ["MAIL_TIMEOUTS_MS", "MAIL_TIMEOUT_MS"],
   ]) {
     assert.ok(
       problemsOf({ [name!]: "x" }).includes(`${name} is not a setting: did you mean ${meant}? (its value is ignored)`),
@@ -142,6 +143,13 @@ test("a setting under a misspelled name is named (its value would be ignored); t
     DENO_REGION: "eu-central-1",
   };
   assert.deepEqual(problemsOf({ ...Deno.env.toObject(), ...platform, ...DEPLOYED }), []);
+  // SMTP's names are read (and compared) only when SMTP is the transport.
+  const smtp = { MAIL_TRANSPORT: "smtp", SMTP_HOST: "smtp.mailhost.ca", SMTP_PORT: "465" };
+  assert.ok(
+    problemsOf({ ...smtp, SMTP_PASSWORD: "x" }).includes("SMTP_PASSWORD is not a setting: did you mean SMTP_PASS? (its value is ignored)"),
+  );
+  assert.ok(problemsOf({ ...smtp, SMTP_SECURE: "yes" }).some((p) => p.startsWith("SMTP_SECURE must be true or false")));
+  assert.deepEqual(problemsOf({ ...smtp, SMTP_SECURE: "TRUE" }), []);
 });
 
 test("with a sender or an inbox that is not an address, no mail is attempted (none dies): it waits for the fix", () => {

@@ -297,7 +297,9 @@ test("the provider refusing the studio's account (a wrong key, a sender it will 
     (await attemptsAbout(t)).map((d) => d.status),
     ["sent", "sent"],
   );
-  assert.equal(resend.sent.filter((s) => JSON.stringify(s.body).includes(t)).length, 2, "each mail exactly once");
+  const about = (s: { body: Record<string, unknown> }) =>
+    JSON.stringify(s.body).includes(t) || JSON.stringify(s.body.to).includes(emailOf(t));
+  assert.equal(resend.sent.filter(about).length, 2, "each mail exactly once");
   assert.equal((await (await health(fixed)).json()).mail.accountRefused, null, "a sent mail clears the refusal");
 });
 
@@ -310,6 +312,9 @@ test("what a refusal blames: Resend's 4xx about this mail kills only it; SMTP's 
   assert.equal(resendFailure(409, "invalid_idempotent_request"), "mail");
   assert.equal(resendFailure(409, "concurrent_idempotent_requests"), "temporary");
   for (const status of [408, 429, 500, 502, 503]) assert.equal(resendFailure(status), "temporary");
+  assert.equal(resendFailure(429, "rate_limit_exceeded"), "temporary");
+  assert.equal(resendFailure(429, "monthly_quota_exceeded"), "account", "nothing goes until the quota resets: the owner must hear of it");
+  assert.equal(resendFailure(429, "daily_quota_exceeded"), "account");
   assert.equal(smtpFailure({ responseCode: 550, command: "RCPT TO" }), "recipient");
   assert.equal(smtpFailure({ responseCode: 554, command: "DATA" }), "mail");
   assert.equal(smtpFailure({ responseCode: 553, command: "MAIL FROM" }), "account");
@@ -443,4 +448,21 @@ test("studio mail goes to the studio and a confirmation to the visitor, both fro
   const [studio] = await mailsTo(STUDIO_INBOX).then((all) => all.filter((m) => m.text.includes(t)));
   assert.ok(studio);
   assert.equal((await mailsTo(emailOf(t))).length, 1);
+});
+
+test("a studio notification given up in the last 24 hours turns /health to error for the owner to read; an older one does not", async () => {
+  await using fn = setup();
+  const t = token();
+  assert.equal((await fn.handle(enquiry(valid(t)))).status, 200);
+  const health = async () =>
+    await (
+      await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }))
+    ).json();
+  await db`update contact_deliveries set status = 'dead', dead_at = now(), last_error = 'test'
+    where kind = 'studio' and enquiry_id in (select id from contact_enquiries where project_title like ${"%" + t + "%"})`;
+  const now = await health();
+  assert.equal(now.status, "error");
+  assert.equal(now.mail.studioMailDeadLastDay, true);
+  await db`update contact_deliveries set dead_at = now() - interval '25 hours' where kind = 'studio' and status = 'dead'`;
+  assert.equal((await health()).mail.studioMailDeadLastDay, false);
 });

@@ -84,7 +84,13 @@ test("senderOf: any two addresses of one /64 are one sender, of two /64s two; IP
   assert.equal(senderOf("198.51.100.7"), "198.51.100.7");
   assert.equal(senderOf("::ffff:198.51.100.7"), "198.51.100.7");
   assert.equal(senderOf("2001:db8::1"), senderOf("2001:db8:0:0:ffff::"));
-  assert.equal(senderOf("not an address"), "not an address");
+  assert.equal(senderOf("64:ff9b::198.51.100.7"), "198.51.100.7", "NAT64");
+  assert.equal(senderOf("2002:c633:6407:1::1"), "198.51.100.7", "6to4");
+  assert.equal(senderOf("2002:c633:6407:ffff::1"), "198.51.100.7", "6to4, another of its subnets");
+  assert.equal(senderOf("::ffff:0:198.51.100.7"), "198.51.100.7");
+  // Whatever is not an address in its usual form is one sender, all together.
+  const odd = ["not an address", "001.2.3.4", "16909060", "0x01020304", "1.2.3.4:80", "2001:db8::x1", ":::9", "１.２.３.４"];
+  assert.equal(new Set(odd.map(senderOf)).size, 1);
 });
 
 test("a spoofed X-Forwarded-For does not escape the per-client limit", async () => {
@@ -162,6 +168,9 @@ test("the spellings a provider delivers to one account are one mailbox (Gmail's 
   const one = (addresses: string[]) => assert.equal(new Set(addresses.map(mailboxOf)).size, 1, JSON.stringify(addresses));
   one(["victim@gmail.com", "vic.tim@gmail.com", "Victim+x@googlemail.com", "v.i.c.t.i.m@gmail.com"]);
   one(["victim@proton.me", "vic.tim@proton.me", "vic-tim@protonmail.com", "vic_tim+news@pm.me", "VICTIM@protonmail.ch"]);
+  one(["ic1@icloud.com", "ic1@me.com", "IC1+x@mac.com"]);
+  one(["ya-1@yandex.ru", "ya.1@ya.ru", "ya-1@yandex.com"]);
+  one(["victim@fastmail.com", "x@victim.fastmail.com", "y@victim.fastmail.com"]);
   assert.notEqual(mailboxOf("vic.tim@outlook.com"), mailboxOf("victim@outlook.com"), "dots count at Outlook");
 });
 
@@ -213,7 +222,9 @@ test("a flood from many senders: the real visitor's enquiry is stored and in the
     { afterEnquiry: false },
   );
   const mailsBefore = (await allMail()).length;
-  // 40 senders, 3 enquiries each (their own limit), all to the same victim address.
+  // 40 senders, 3 enquiries each (their own limit), all to the same victim address; each an IPv6
+  // network of its own, in a range no other test uses.
+  const net = crypto.getRandomValues(new Uint16Array(1))[0]!.toString(16);
   const flood = [];
   for (let sender = 0; sender < 40; sender++) {
     for (let i = 0; i < 3; i++) {
@@ -221,7 +232,7 @@ test("a flood from many senders: the real visitor's enquiry is stored and in the
         fn.handle(
           enquiry(
             { ...valid(`${t}-flood-${sender}-${i}`), email: `victim-${t.toLowerCase()}@example.com` },
-            { "cf-connecting-ip": `198.18.${sender}.${(Date.now() % 200) + 1}` },
+            { "cf-connecting-ip": `2001:db8:${net}:f${sender.toString(16)}::1` },
           ),
         ),
       );

@@ -6,6 +6,7 @@ import net from "node:net";
 import fc from "fast-check";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyDeployment } from "../../scripts/deploy/verify.mjs";
 import { startStack, type Stack } from "../../scripts/platform/stack.mjs";
 
 let stack: Stack;
@@ -167,6 +168,20 @@ describe("the visitor's address at the no-JavaScript door", () => {
       expect(await via(stack.siteUrl, { "x-forwarded-for": "198.51.100.7" })).toBe("untrusted-proxy");
       expect(await via(stack.siteUrl, {})).toBe("direct");
       expect(await via(stack.siteUrl, { "x-studio-forwarded-via": "trusted-proxy" }), "a visitor cannot say it").toBe("direct");
+
+      // Trusting the caller itself (no proxy in front): a forged X-Forwarded-For picks the address,
+      // and `npm run verify` says so; the site that trusts no proxy passes.
+      const proxyCheck = async (siteUrl: string) =>
+        (
+          await verifyDeployment({
+            siteUrl,
+            functionUrl: `${stack.functionUrl}/functions/v1/send-contact-email`,
+            anonKey: undefined,
+            redeliverySecret: undefined,
+          })
+        ).find((r) => r.name.includes("trusts the proxy in front"));
+      expect(await proxyCheck(trusting.siteUrl)).toMatchObject({ status: "fail", detail: expect.stringMatching(/trusts more hops/) });
+      expect(await proxyCheck(stack.siteUrl)).toMatchObject({ status: "pass" });
     } finally {
       await trusting.stop();
     }

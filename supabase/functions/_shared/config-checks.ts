@@ -100,7 +100,26 @@ function looksLike(name: string, known: string): boolean {
   const upper = name.toUpperCase();
   const [shorter, longer] = upper.length < known.length ? [upper, known] : [known, upper];
   if (shorter.length >= 8 && longer.startsWith(`${shorter}_`) && longer.length - shorter.length <= 8) return true;
+  if (sameWords(upper, known)) return true;
   return editDistance(name.toUpperCase(), known, 2) <= (known.length >= 12 ? 2 : 1);
+}
+
+/**
+ * The same words but for an ending or an abbreviation: TRUSTED_PROXIES for TRUST_PROXY, SMTP_PASSWORD
+ * for SMTP_PASS. Word by word, equal once -ED, -S, -ES and -IES/-Y are taken off, or one a prefix of the
+ * other (four letters at least).
+ */
+function sameWords(name: string, known: string): boolean {
+  const stem = (word: string) => word.replace(/IES$/, "Y").replace(/(ED|ES|S)$/, "");
+  const a = name.split(/[^A-Z0-9]+/).filter(Boolean);
+  const b = known.split(/[^A-Z0-9]+/).filter(Boolean);
+  if (a.length !== b.length || a.length < 2) return false;
+  return a.every((word, i) => {
+    const other = b[i]!;
+    if (stem(word) === stem(other)) return true;
+    const [short, long] = word.length < other.length ? [word, other] : [other, word];
+    return short.length >= 4 && long.startsWith(short);
+  });
 }
 
 /** Edits (insert, delete, replace, swap of neighbours) from `a` to `b`; stops counting past `limit`. */

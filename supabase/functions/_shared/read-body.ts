@@ -12,8 +12,10 @@ export function isUtf8Type(contentType: string, mediaType: string): boolean {
   const [type = "", ...parameters] = contentType.split(";");
   if (type.trim().toLowerCase() !== mediaType) return false;
   return parameters.every((parameter) => {
-    const [name = "", value = ""] = parameter.split("=");
-    return name.trim().toLowerCase() !== "charset" || /^"?utf-?8"?$/i.test(value.trim());
+    const at = parameter.indexOf("=");
+    const name = (at === -1 ? parameter : parameter.slice(0, at)).trim().toLowerCase();
+    // charset*= (RFC 2231) names a charset too.
+    return !name.startsWith("charset") || /^(utf-?8|"utf-?8")$/i.test(parameter.slice(at + 1).trim());
   });
 }
 

@@ -41,26 +41,42 @@ export async function addressHeaderReport(request: Request): Promise<Record<stri
   return report;
 }
 
+/** What every value that is not an address in its usual form counts as: one sender, together. */
+const UNREADABLE = "unreadable";
+
 /**
- * Who counts as one sender for the per-sender limits: an IPv4 address (an IPv4-mapped IPv6 one too),
- * or an IPv6 address's /64. One subscriber's network gets a /64 or more (RFC 6177), so a single host
- * can take any of 2^64 addresses: counted one by one, a limit per address would bound nothing.
- * Text that is not an address is returned as it is.
+ * Who counts as one sender for the per-sender limits: an IPv4 address, or an IPv6 address's /64. One
+ * subscriber's network gets a /64 or more (RFC 6177), so a single host can take any of 2^64
+ * addresses: counted one by one, a limit per address would bound nothing. IPv6 addresses that carry
+ * an IPv4 one count as it (mapped ::ffff:0:0/96 and ::ffff:0:0:0/96, NAT64 64:ff9b::/96, 6to4
+ * 2002::/16 with its 2^80 addresses per IPv4, Teredo 2001::/32). Anything else (an IPv4 written with
+ * leading zeros or as one number, a port, text) counts as one sender, all together: the platform
+ * writes addresses in their usual form, so only a caller that forges the header writes others.
  */
 export function senderOf(address: string): string {
   const bare = address
     .trim()
-    .replace(/^\[|\](:\d+)?$/g, "")
-    .replace(/%.*$/, "");
-  if (!bare.includes(":")) return bare;
+    .replace(/^\[|\]$/g, "")
+    .replace(/%[^%]*$/, "");
+  if (!bare.includes(":")) return ipv4(bare) ?? UNREADABLE;
   const groups = ipv6Groups(bare);
-  if (!groups) return bare;
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
-    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
+  if (!groups) return UNREADABLE;
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  const v4 = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255].join(".");
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && ((g4 === 0 && g5 === 0xffff) || (g4 === 0xffff && g5 === 0))) return v4(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return v4(g6, g7);
+  if (g0 === 0x2002) return v4(g1, g2);
+  if (g0 === 0x2001 && g1 === 0) return v4(g6 ^ 0xffff, g7 ^ 0xffff);
   return `${groups
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(":")}::/64`;
+}
+
+/** An IPv4 address in its usual dotted form (no leading zeros), or null. */
+function ipv4(text: string): string | null {
+  const parts = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text)?.slice(1);
+  return parts && parts.every((p) => Number(p) <= 255 && (p === "0" || !p.startsWith("0"))) ? text : null;
 }
 
 /** The eight 16-bit groups of an IPv6 address ("::" and a trailing dotted IPv4 allowed); null if it is not one. */

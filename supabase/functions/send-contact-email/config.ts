@@ -151,11 +151,13 @@ export function loadConfig(source: Env): { config: Config; problems: ConfigProbl
   } else if (transport === "smtp") {
     const host = str("SMTP_HOST", "127.0.0.1");
     const port = int("SMTP_PORT", 54325, [1, 65535]);
+    const secureSetting = env.get("SMTP_SECURE")?.trim().toLowerCase() || "false";
+    if (!["true", "false"].includes(secureSetting)) problem("SMTP_SECURE", `must be true or false, got "${env.get("SMTP_SECURE")}"`);
     mail = {
       transport,
       host,
       port,
-      secure: env.get("SMTP_SECURE") === "true",
+      secure: secureSetting === "true",
       user: env.get("SMTP_USER") || undefined,
       pass: env.get("SMTP_PASS") || undefined,
     };

@@ -68,7 +68,7 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
   function emailFor({ enquiryId, kind, message }: ClaimedDelivery) {
     return kind === "studio"
       ? studioNotification(message, { studioInbox: config.studioInbox, enquiryId })
-      : visitorConfirmation(message, { studioName: config.studioName, studioInbox: config.studioInbox });
+      : visitorConfirmation({ to: message.email, studioName: config.studioName, studioInbox: config.studioInbox, enquiryId });
   }
 
   async function recordSent(enquiryId: string, kind: DeliveryKind, providerId: string | undefined) {

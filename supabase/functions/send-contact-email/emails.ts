@@ -55,48 +55,6 @@ export function shorten(value: string, max: number): string {
 }
 
 /**
- * Words a visitor may have repeated back to them in the confirmation, which goes to an address the
- * sender chose. An allow-list, after NFKC (fullwidth forms become plain): letters with their marks,
- * ASCII digits (six at most: a year and a volume, never a phone number or an address), spaces and a
- * little punctuation; the letters of one script, or Latin with Han and the scripts written with it
- * (Unicode's "highly restrictive" profile, UTS #39), so no letter of another script can pose as a dot
- * ("evilꓸcom", "evilᐧcom"). Nothing a reader or a mail client could take for a link, an address or a
- * number to call: "spam .com", "spam。com", "ｓｐａｍ．ｃｏｍ", "1.2.3.4/x", "spam dot com",
- * "www spam com", "hxxp spam", "call 1 800 555 0199".
- */
-const ECHOABLE = /^[\p{L}\p{M}0-9 '’&,!()-]+$/u;
-const SPELLED_LINK = /(^|[^\p{L}])(d\s*o\s*t|www|h[tx]{2}ps?)([^\p{L}]|$)/iu;
-/** A mark with no letter before it (NFKC writes "˙" as a space and a combining dot). */
-const LOOSE_MARK = /(^|[^\p{L}\p{M}])\p{M}/u;
-const MAX_DIGITS = 6;
-const SCRIPT_SETS = [
-  /\p{scx=Latin}/u,
-  /[\p{scx=Latin}\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u,
-  /[\p{scx=Latin}\p{scx=Han}\p{scx=Bopomofo}]/u,
-  /[\p{scx=Latin}\p{scx=Han}\p{scx=Hangul}]/u,
-  ...["Greek", "Cyrillic", "Armenian", "Georgian", "Hebrew", "Arabic", "Devanagari", "Bengali", "Tamil", "Thai"].map(
-    (script) => new RegExp(`\\p{scx=${script}}`, "u"),
-  ),
-];
-const singleScript = (text: string) => {
-  const letters = [...text].filter((c) => /\p{L}/u.test(c));
-  return SCRIPT_SETS.some((set) => letters.every((c) => set.test(c)));
-};
-
-/** `value` shortened to `max`, or `fallback` when it holds anything that could read as a link. */
-export function confirmationText(value: string, max: number, fallback: string): string {
-  const text = neutralize(value).normalize("NFKC");
-  const echoable =
-    text !== "" &&
-    ECHOABLE.test(text) &&
-    !LOOSE_MARK.test(text) &&
-    (text.match(/[0-9]/g)?.length ?? 0) <= MAX_DIGITS &&
-    singleScript(text) &&
-    !SPELLED_LINK.test(text);
-  return echoable ? shorten(text, max) : fallback;
-}
-
-/**
  * How the studio sees the visitor's address: as stored (the ASCII form every mail system uses), with
  * the Unicode form of an internationalised domain beside it, and a warning when one of its labels mixes
  * scripts (a domain imitating another: "pаypal" with a Cyrillic "а").
@@ -173,17 +131,19 @@ export function studioNotification(message: ContactMessage, opts: { studioInbox:
 }
 
 /**
- * To the visitor: a short confirmation. It repeats only their name and project title, shortened and
- * only when they hold nothing that could read as a link (`confirmationText`), never the free-text
- * details: the form cannot be used to send arbitrary text or links to a stranger's inbox.
+ * To the visitor: a short confirmation, with the enquiry's reference. It repeats nothing the visitor
+ * wrote, not even their name: it goes to an address the sender chose, and every allow-list of "plain
+ * words" was found to let some look-alike through (a letter of another script posing as a dot, small
+ * capitals spelling "dot com", numerals of another script spelling a phone number). So no text can be
+ * sent to a stranger's inbox through the form: the mail is the same for every enquiry but its address
+ * (the stored, normalised one) and its reference.
  */
-export function visitorConfirmation(message: ContactMessage, opts: { studioName: string; studioInbox: string }): Email {
-  const name = confirmationText(message.name, 40, "there");
-  const title = confirmationText(message.projectTitle, 60, "your project");
+export function visitorConfirmation(opts: { to: string; studioName: string; studioInbox: string; enquiryId: string }): Email {
+  const reference = opts.enquiryId.slice(0, 8);
   const text = [
-    `Hi ${name},`,
+    "Hi there,",
     "",
-    `Thanks for contacting ${opts.studioName} about "${title}".`,
+    `Thanks for contacting ${opts.studioName}. We received your enquiry (reference ${reference}).`,
     "We'll get back to you within 24 hours.",
     "",
     `If you need us sooner, write to ${opts.studioInbox}.`,
@@ -191,12 +151,12 @@ export function visitorConfirmation(message: ContactMessage, opts: { studioName:
     opts.studioName,
   ].join("\n");
   const html = layout(
-    `<p>Hi ${escapeHtml(name)},</p><p>Thanks for contacting ${escapeHtml(opts.studioName)} about ` +
-      `&ldquo;${escapeHtml(title)}&rdquo;.<br>We'll get back to you within 24 hours.</p>` +
+    `<p>Hi there,</p><p>Thanks for contacting ${escapeHtml(opts.studioName)}. We received your enquiry ` +
+      `(reference ${escapeHtml(reference)}).<br>We'll get back to you within 24 hours.</p>` +
       `<p>If you need us sooner, write to <a href="mailto:${escapeHtml(opts.studioInbox)}">${escapeHtml(opts.studioInbox)}</a>.</p>` +
       `<p>${escapeHtml(opts.studioName)}</p>`,
   );
-  return { to: message.email, replyTo: opts.studioInbox, subject: `We received your enquiry – ${opts.studioName}`, text, html };
+  return { to: opts.to, replyTo: opts.studioInbox, subject: `We received your enquiry – ${opts.studioName}`, text, html };
 }
 
 /**

@@ -73,7 +73,8 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     return config.relaySecret && timingSafeEqual(given, config.relaySecret) ? "recognised" : "refused";
   }
 
-  function clientAddress(request: Request, relayed: boolean): string | null {
+  /** Who the caller counts as for the per-sender limits (senderOf: an IPv4, or an IPv6 /64); null if unknown. */
+  function clientSender(request: Request, relayed: boolean): string | null {
     if (!addressHeadersLogged) {
       addressHeadersLogged = true;
       // How the owner confirms CLIENT_IP_HEADER after a deploy (`npm run verify` does it from outside).
@@ -85,7 +86,7 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     }
     if (relayed) {
       const relayedAddress = request.headers.get(RELAY_HEADERS.client)?.trim();
-      return relayedAddress ? `relay:${relayedAddress}` : null;
+      return relayedAddress ? `relay:${senderOf(relayedAddress)}` : null;
     }
     const address = platformAddress(request, config.clientAddress);
     if (address === null && config.production) {
@@ -100,7 +101,7 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
         });
       }
     }
-    return address;
+    return address === null ? null : senderOf(address);
   }
 
   return Object.assign(enquiry, { state });
@@ -164,9 +165,9 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     if (keyHeader !== null && !isIdempotencyKey(keyHeader)) return reply(400, { status: "error", message: MESSAGES.badKey });
     const key = keyHeader ?? crypto.randomUUID();
 
-    const address = clientAddress(request, relayed === "recognised");
-    if (address === null) line.client = "unknown";
-    const clientHash = address === null ? "" : await sha256(`${config.ipHashSalt}:${senderOf(address)}`);
+    const sender = clientSender(request, relayed === "recognised");
+    if (sender === null) line.client = "unknown";
+    const clientHash = sender === null ? "" : await sha256(`${config.ipHashSalt}:${sender}`);
     if (!store) return reply(503, { status: "error", message: MESSAGES.storage });
     let stored;
     try {

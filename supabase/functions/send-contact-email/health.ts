@@ -49,6 +49,7 @@ export function createHealth({ config, problems, store, clientHeaderMissing, now
     config.mail.transport !== "none" &&
     !("inboxUndeliverable" in db && db.inboxUndeliverable) &&
     !("accountRefused" in db && db.accountRefused) &&
+    !("studioMailDead" in db && db.studioMailDead) &&
     !clientHeaderMissing();
 
   return async function health(request: Request): Promise<Response> {
@@ -83,6 +84,8 @@ export function createHealth({ config, problems, store, clientHeaderMissing, now
           studioInboxUndeliverable: "inboxUndeliverable" in db ? db.inboxUndeliverable : null,
           // The provider refuses the studio's account (key, domain, sender): mail waits until it is fixed.
           accountRefused: "accountRefused" in db ? db.accountRefused : null,
+          // A studio notification given up in the last 24 hours (private.undelivered_mail has it).
+          studioMailDeadLastDay: "studioMailDead" in db ? db.studioMailDead : null,
         },
         redelivery: {
           lastRunAt: lastRunAt?.toISOString() ?? null,

@@ -50,7 +50,10 @@ export function createMailer(config: MailConfig, from: string, timeoutMs: number
 /**
  * Resend (resend.com/docs/api-reference/errors). It never refuses a recipient when a mail is sent: it
  * accepts, and reports a bounce later by webhook (resend-webhook.ts). So:
- * - 408, 429 (rate or quota) and 5xx are temporary, as is 409 `concurrent_idempotent_requests`;
+ * - 408, 429 (too many requests a second) and 5xx are temporary, as is 409
+ *   `concurrent_idempotent_requests`;
+ * - 429 `daily_quota_exceeded` or `monthly_quota_exceeded` is the account: nothing goes until the
+ *   quota resets or the plan changes, and the owner must hear of it;
  * - 409 `invalid_idempotent_request` (the key was used for another mail) is about this mail;
  * - 401 and 403 (a missing, restricted or invalid key; a domain not verified; a test account) are the
  *   account, as is any 4xx about the sender (`invalid_from_address`, a message naming `from` or the
@@ -59,6 +62,7 @@ export function createMailer(config: MailConfig, from: string, timeoutMs: number
  */
 export function resendFailure(status: number, errorName = "", message = ""): MailFailure {
   if (status === 409) return errorName === "concurrent_idempotent_requests" ? "temporary" : "mail";
+  if (status === 429 && /quota/i.test(errorName)) return "account";
   if (status === 408 || status === 429 || status >= 500 || status < 400) return "temporary";
   if (status === 401 || status === 403 || errorName === "invalid_from_address" || /`from`|domain/i.test(message)) return "account";
   return "mail";

@@ -189,19 +189,24 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
           inbox_undeliverable: boolean;
           account_refused_at: Date | null;
           account_refusal: string | null;
+          studio_mail_dead: boolean;
         }[]
       >`select
           (select last_run_at from private.redelivery_state) as last_run_at,
           private.redelivery_scheduled() as scheduled,
           exists (select from private.undeliverable_addresses where mailbox = ${studioMailbox}) as inbox_undeliverable,
           (select refused_at from private.mail_account_refusal) as account_refused_at,
-          (select reason from private.mail_account_refusal) as account_refusal`;
+          (select reason from private.mail_account_refusal) as account_refusal,
+          exists (select from public.contact_deliveries
+            where kind = 'studio' and status = 'dead' and dead_at > now() - interval '24 hours') as studio_mail_dead`;
       return {
         lastRunAt: row?.last_run_at ?? null,
         scheduled: row?.scheduled ?? null,
         inboxUndeliverable: row?.inbox_undeliverable ?? false,
         /** The provider's latest refusal of the studio's account, until a mail is sent again. */
         accountRefused: row?.account_refused_at ? { at: row.account_refused_at.toISOString(), reason: row.account_refusal ?? "" } : null,
+        /** A studio notification given up in the last 24 hours: an enquiry the studio may not have seen. */
+        studioMailDead: row?.studio_mail_dead ?? false,
       };
     },
 
