@@ -143,7 +143,7 @@ begin
       where e.mailbox = p_mailbox and e.id <> v_id and e.created_at > now() - interval '1 hour'
         and d.status in ('pending', 'sending', 'sent', 'held'))
       then 'suppressed: one confirmation per mailbox per hour'
-    when (select count(*) from public.contact_enquiries e join public.contact_deliveries d on d.enquiry_id = e.id and d.kind = 'confirmation'
+    when p_client_hash <> '' and (select count(*) from public.contact_enquiries e join public.contact_deliveries d on d.enquiry_id = e.id and d.kind = 'confirmation'
       where e.client_hash = p_client_hash and e.id <> v_id and e.created_at > now() - interval '1 day'
         and d.status in ('pending', 'sending', 'sent', 'held')) >= p_confirmations_per_sender
       then 'suppressed: the sender''s confirmations for the day are used up'

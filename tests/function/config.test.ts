@@ -212,7 +212,7 @@ test("the placeholders of supabase/functions/.env.example and .env.example are e
   }
 });
 
-test("the pooled connection (DB_POOLER_URL) is the documented path, the direct one the fallback, with one connection per isolate", () => {
+test("the pooled connection (DB_POOLER_URL) is the documented path, with one connection per isolate; the direct one the fallback, with three", () => {
   const pooled = loadConfig(new Map(Object.entries(DEPLOYED))).config;
   assert.equal(pooled.databaseUrl, DEPLOYED.DB_POOLER_URL);
   assert.equal(pooled.databaseConnection, "pooler");
@@ -220,6 +220,7 @@ test("the pooled connection (DB_POOLER_URL) is the documented path, the direct o
   const direct = loadConfig(new Map(Object.entries({ ...DEPLOYED, DB_POOLER_URL: "" }))).config;
   assert.equal(direct.databaseUrl, DEPLOYED.SUPABASE_DB_URL);
   assert.equal(direct.databaseConnection, "direct");
+  assert.equal(direct.dbPoolMax, 3);
 });
 
 test("with problems, enquiries are still stored where that can work, and /health says error to anyone and names each problem to the owner", async () => {

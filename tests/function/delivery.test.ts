@@ -207,6 +207,15 @@ test("with no scheduler at all: a mail that failed while SMTP was down is sent w
   assert.equal(state!.last_report.trigger, "after-enquiry");
 });
 
+test("a burst of enquiries starts one background redelivery run per instance and 30 s, not one each", async () => {
+  await using fn = setup();
+  const runAt = async () => (await db`select last_run_at from private.redelivery_state`)[0]!.last_run_at as Date;
+  assert.equal((await fn.handle(enquiry(valid(token())))).status, 200);
+  const first = await runAt();
+  for (let i = 0; i < 5; i++) assert.equal((await fn.handle(enquiry(valid(token())))).status, 200);
+  assert.equal((await runAt()).getTime(), first.getTime());
+});
+
 test("with no mail transport that can work (no Resend key), enquiries are still stored and their mail waits without spending attempts", async () => {
   await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "" });
   assert.ok(fn.problems.some((p) => p.variable === "RESEND_API_KEY"));

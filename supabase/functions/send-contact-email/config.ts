@@ -224,7 +224,9 @@ export function loadConfig(source: Env): { config: Config; problems: ConfigProbl
     production,
     databaseUrl,
     databaseConnection: pooler ? "pooler" : "direct",
-    dbPoolMax: int("DB_POOL_MAX", 1, [1, 20]),
+    // One connection per isolate through the transaction pooler (Supabase's advice); a direct
+    // connection is held by the isolate itself, so a few let its concurrent requests overlap.
+    dbPoolMax: int("DB_POOL_MAX", pooler ? 1 : 3, [1, 20]),
     mail,
     mailFrom,
     studioInbox,

@@ -56,7 +56,14 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 /** Milliseconds as the browser sends them: digits only, no sign, exponent, hex or fraction. */
 const FILL_MS = /^\d{1,9}$/;
 
+/**
+ * After an enquiry, a redelivery run (retries without a scheduler) starts at most this often per
+ * instance: a burst of enquiries must not turn into a burst of runs, each with its sweeps and counts.
+ */
+export const AFTER_ENQUIRY_RUN_INTERVAL_MS = 30_000;
+
 export function createEnquiryFlow({ config, store, delivery, log, waitUntil, redeliverAfterEnquiry }: Deps) {
+  let lastRunStartedAt = -Infinity;
   let addressHeadersLogged = false;
   let missingHeaderLogged = false;
   /** In production: an enquiry came without CLIENT_IP_HEADER (per-sender limits cannot work): /health says so. */
@@ -203,11 +210,13 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
       // The enquiry is safe: its mails go out after the answer (held ones are not claimed), then a
       // redelivery run sends what else is due, if no other run is under way.
       const enquiryId = stored.enquiryId;
+      const runAfter = redeliverAfterEnquiry && performance.now() - lastRunStartedAt >= AFTER_ENQUIRY_RUN_INTERVAL_MS;
+      if (runAfter) lastRunStartedAt = performance.now();
       waitUntil(
         delivery
           .deliverEnquiry(enquiryId)
           .catch((error) => log({ level: "error", event: "mail-error", enquiry: enquiryId, error: errorText(error) }))
-          .then(() => (redeliverAfterEnquiry ? delivery.redeliver("after-enquiry") : undefined))
+          .then(() => (runAfter ? delivery.redeliver("after-enquiry") : undefined))
           .catch((error) => log({ level: "error", event: "redelivery-error", error: errorText(error) })),
       );
     }
