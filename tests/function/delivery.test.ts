@@ -210,8 +210,10 @@ test("with no scheduler at all: a mail that failed while SMTP was down is sent w
 test("a burst of enquiries starts one background redelivery run per instance and 30 s, not one each", async () => {
   await using fn = setup();
   const runAt = async () => (await db`select last_run_at from private.redelivery_state`)[0]!.last_run_at as Date;
+  const started = await runAt();
   assert.equal((await fn.handle(enquiry(valid(token())))).status, 200);
   const first = await runAt();
+  assert.ok(first.getTime() > (started?.getTime() ?? 0), "the first enquiry started a run");
   for (let i = 0; i < 5; i++) assert.equal((await fn.handle(enquiry(valid(token())))).status, 200);
   assert.equal((await runAt()).getTime(), first.getTime());
 });

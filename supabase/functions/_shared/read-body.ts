@@ -1,10 +1,4 @@
 /**
- * Reads a request body within limits, for both doors: the function (Deno) and the site's no-JS action
- * (Node). Dependency-free, Web streams only. Returns the bytes, or why not: larger than `limit` bytes
- * (it reads no further than that, and refuses at once when Content-Length says so), or not all there
- * within `timeoutMs` (a client that declares more than it sends, or trickles it).
- */
-/**
  * Whether a Content-Type is `mediaType` in UTF-8: the type itself, and every charset parameter it
  * names (none means UTF-8; "charset=utf-8; charset=latin1" is refused, not read by its first one).
  */
@@ -19,6 +13,12 @@ export function isUtf8Type(contentType: string, mediaType: string): boolean {
   });
 }
 
+/**
+ * Reads a request body within limits, for both doors: the function (Deno) and the site's no-JS action
+ * (Node). Dependency-free, Web streams only. Returns the bytes, or why not: larger than `limit` bytes
+ * (it reads no further than that, and refuses at once when Content-Length says so), or not all there
+ * within `timeoutMs` (a client that declares more than it sends, or trickles it).
+ */
 export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array | "too-large" | "too-slow"> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) return "too-large";
