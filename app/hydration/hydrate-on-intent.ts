@@ -46,6 +46,11 @@ export function hydrateOnIntent(
   const start = (event: Event) => {
     if (!(event.target instanceof Element) || !event.target.closest(`[${intentAttribute}]`)) return;
     for (const name of events) removeEventListener(name, start, options);
+    // Nothing more inside the visitor's tap or key: the fetches begin after the frame that answers it
+    // is on screen (a task queued from the next animation frame runs after that frame's paint).
+    requestAnimationFrame(() => setTimeout(begin, 0));
+  };
+  const begin = () => {
     const chunks: string[] = [];
     document.querySelectorAll<HTMLLinkElement>(`link[${relAttribute}]`).forEach((link) => {
       link.rel = link.getAttribute(relAttribute) ?? "";

@@ -10,7 +10,7 @@
 //   (d) type in the form   land on /#contact, tap the name field, type a name
 // Target: each INP within ×1.25 (+16 ms) of plain HTML, no frame over 50 ms while scrolling, and the
 // tapped answer shown in every run. Used by `npm run bench` (the "visitor" rows); alone:
-//   node scripts/measure/visitor.mjs [runs]
+//   node scripts/measure/visitor.mjs [runs] [scenarios, e.g. bd]
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, devices } from "@playwright/test";
@@ -157,17 +157,18 @@ export async function visit(browser, siteUrl, scenario, variant) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Medians of `runs` interleaved visits of each scenario, served and as plain HTML, on the site at `siteUrl`. */
-export async function visitorBench(siteUrl, runs = 5) {
+export async function visitorBench(siteUrl, runs = 5, only = "abcd") {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const results = {};
   try {
-    for (const scenario of Object.keys(SCENARIOS)) {
+    for (const scenario of Object.keys(SCENARIOS).filter((name) => only.includes(name[1]))) {
       const visits = { served: [], plain: [] };
       for (let i = 0; i < runs; i++) {
         for (const variant of ["served", "plain"]) visits[variant].push(await visit(browser, siteUrl, scenario, variant));
       }
       const summary = (list) => ({
         inpMs: Math.round(median(list.map((v) => v.inp))),
+        inpRuns: list.map((v) => Math.round(v.inp)),
         cls: Number(Math.max(...list.map((v) => v.cls)).toFixed(3)),
         longFramesWhileScrolling: Math.max(...list.map((v) => v.longFramesWhileScrolling)),
         tappedOpen: `${list.filter((v) => v.tappedOpen).length}/${runs}`,
@@ -191,7 +192,7 @@ export async function visitorBench(siteUrl, runs = 5) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const stack = await startStack({ db: false, mail: false, fn: false, env: { site: { SITE_URL: "https://studio.example" } } });
   try {
-    const results = await visitorBench(stack.siteUrl, Number(process.argv[2] ?? 5));
+    const results = await visitorBench(stack.siteUrl, Number(process.argv[2] ?? 5), process.argv[3]);
     console.table(
       Object.fromEntries(
         Object.entries(results).map(([name, r]) => [
@@ -199,6 +200,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
           {
             "INP served": r.served.inpMs,
             "INP plain": r.plain.inpMs,
+            "runs (served | plain)": `${r.served.inpRuns.join(" ")} | ${r.plain.inpRuns.join(" ")}`,
             ratio: r.ratio,
             "within ×1.25 +16": r.withinTarget,
             "long frames scrolling (served/plain)": `${r.served.longFramesWhileScrolling}/${r.plain.longFramesWhileScrolling}`,
