@@ -1,6 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
+import { toasts } from "~/content";
 import { ToastViewport } from "~/toasts/Toasts";
 import { ContactForm } from "./ContactForm";
 
@@ -50,6 +51,45 @@ describe("ContactForm", () => {
     expect(await screen.findByText("Please fill in all required fields")).toBeInTheDocument();
     expect(screen.getByText("Name, email, and project title are required.")).toBeInTheDocument();
     expect(sendEnquiry).not.toHaveBeenCalled();
+  });
+
+  describe("when supabase-js cannot load (its file blocked, or gone after a deploy)", () => {
+    const fillAndSend = () => {
+      render(
+        <>
+          <ContactForm {...props} />
+          <ToastViewport />
+        </>,
+      );
+      fireEvent.change(screen.getByLabelText("Name"), { target: { value: "Ada" } });
+      fireEvent.change(screen.getByLabelText("Email"), { target: { value: "ada@example.com" } });
+      fireEvent.change(screen.getByLabelText("Project Title"), { target: { value: "EP" } });
+      fireEvent.submit(screen.getByRole("button", { name: "Send Message" }).closest("form")!);
+    };
+    const unavailable = { outcome: { status: "failed", values: {} }, error: new TypeError("import failed"), clientUnavailable: true };
+
+    it("posts the form as it does without JavaScript, so the enquiry still goes", async () => {
+      vi.mocked(sendEnquiry).mockResolvedValueOnce(unavailable as never);
+      const submit = vi.spyOn(HTMLFormElement.prototype, "submit").mockImplementation(() => {});
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      fillAndSend();
+      await vi.waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+      expect((submit.mock.contexts[0] as HTMLFormElement).elements.namedItem("name")).toHaveValue("Ada");
+      expect(screen.queryByText(toasts.failure.title)).not.toBeInTheDocument();
+      vi.restoreAllMocks();
+    });
+
+    it("offline, shows the failure toast with the values kept instead (a post could not go either)", async () => {
+      vi.mocked(sendEnquiry).mockResolvedValueOnce(unavailable as never);
+      const submit = vi.spyOn(HTMLFormElement.prototype, "submit").mockImplementation(() => {});
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+      fillAndSend();
+      expect(await screen.findByText(toasts.failure.title)).toBeInTheDocument();
+      expect(submit).not.toHaveBeenCalled();
+      expect(screen.getByLabelText("Name")).toHaveValue("Ada");
+      vi.restoreAllMocks();
+    });
   });
 
   it("renders a no-JavaScript failure with the values kept and the studio e-mail as a link", () => {

@@ -114,12 +114,23 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
 
     inFlight.current = true;
     setSending(true);
-    const { outcome: sent, error } = await sendEnquiry(publicEnv, message, {
+    const {
+      outcome: sent,
+      error,
+      clientUnavailable,
+    } = await sendEnquiry(publicEnv, message, {
       idempotencyKey: attempt.current.key,
       // Time since the page started loading: hydration may have come much later than the visitor.
       fillMs: performance.now(),
       trap,
     });
+    if (clientUnavailable && navigator.onLine) {
+      // supabase-js could not load, but the network is there: the form posts as it does without
+      // JavaScript (the browser's own submit, which skips this handler), and the server sends it.
+      console.error("Error loading the enquiry client; posting the form instead:", error);
+      form.submit();
+      return;
+    }
     inFlight.current = false;
     setSending(false);
     // The disabled button lost focus; give it back so keyboard users stay in the form.

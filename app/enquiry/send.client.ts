@@ -25,10 +25,22 @@ export function preloadSupabase(env: PublicEnv): Promise<SupabaseClient> {
 
 export type SendMeta = { idempotencyKey: string; fillMs: number; trap: string };
 
-/** The outcome, and the error to log when it is a failure. */
-export async function sendEnquiry(env: PublicEnv, message: ContactMessage, meta: SendMeta): Promise<InvokeResult & { error?: unknown }> {
+/**
+ * The outcome, and the error to log when it is a failure. `clientUnavailable`: supabase-js itself
+ * could not be loaded (its file blocked, or gone after a deploy), so nothing was sent.
+ */
+export async function sendEnquiry(
+  env: PublicEnv,
+  message: ContactMessage,
+  meta: SendMeta,
+): Promise<InvokeResult & { error?: unknown; clientUnavailable?: boolean }> {
+  let supabase: SupabaseClient;
   try {
-    const supabase = await preloadSupabase(env);
+    supabase = await preloadSupabase(env);
+  } catch (error) {
+    return { outcome: { status: "failed", values: message }, error, clientUnavailable: true };
+  }
+  try {
     const { error } = await supabase.functions.invoke(FUNCTION_NAME, {
       body: message,
       headers: {

@@ -25,7 +25,7 @@ describe("deferred hydration (server half)", () => {
   });
 
   it("adds the input tracker and the loader once, at the end of the body", () => {
-    const loaders = [...html.matchAll(/<script>\(function trackInput[^<]*\(function hydrateOnIntent/g)];
+    const loaders = [...html.matchAll(/<script>\(function trackInput[\s\S]*?\(function hydrateOnIntent/g)];
     expect(loaders).toHaveLength(1);
     expect(html.endsWith("</script></body></html>")).toBe(true);
     expect(html).toContain('"pointerdown"');

@@ -27,6 +27,12 @@ describe("deferred hydration (browser half)", () => {
   const fire = (id: string, type: string) => document.getElementById(id)!.dispatchEvent(new Event(type, { bubbles: true }));
   // The loader's work is queued from the next animation frame; a task queued after it runs after it.
   const afterNextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  /** The restored preloads finish downloading (or fail), as the browser reports it. */
+  const arrive = async (outcomes: ("load" | "error")[] = ["load", "load"]) => {
+    const links = document.querySelectorAll('link[rel="modulepreload"]');
+    outcomes.forEach((type, i) => links[i]!.dispatchEvent(new Event(type)));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
 
   it("does nothing until the visitor heads for the form: not for scrolling, reading, the menu or the FAQ", async () => {
     const { appended } = page();
@@ -48,7 +54,20 @@ describe("deferred hydration (browser half)", () => {
     expect(appended).toHaveLength(0);
     await afterNextPaint();
     expect(document.querySelectorAll(`link[${DEFERRED_REL}]`)).toHaveLength(0);
+    await arrive();
     expect(appended).toHaveLength(2);
+  });
+
+  it("runs no module until every one has arrived; one that failed counts (the bootstrap then fails, leaving the working page)", async () => {
+    const { appended } = page();
+    fire("name", "focusin");
+    await afterNextPaint();
+    expect(appended.map((s) => s.type)).toEqual([""]); // the router's context only
+    await arrive(["load"]);
+    expect(appended).toHaveLength(1);
+    document.querySelectorAll('link[rel="modulepreload"]')[1]!.dispatchEvent(new Event("error"));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(appended.map((s) => s.type)).toEqual(["", "module"]);
   });
 
   it("on the first intent in the form, restores the preloads and runs the context, then the bootstrap module, once", async () => {
@@ -56,6 +75,7 @@ describe("deferred hydration (browser half)", () => {
     fire("name", "focusin");
     fire("name", "keydown");
     await afterNextPaint();
+    await arrive();
     expect([...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((l) => l.getAttribute("href"))).toEqual([
       "/build/a.js",
       "/build/b.js",
@@ -74,6 +94,7 @@ describe("deferred hydration (browser half)", () => {
       const { appended } = page();
       fire("name", event);
       await afterNextPaint();
+      await arrive();
       expect(appended).toHaveLength(2);
     });
   }

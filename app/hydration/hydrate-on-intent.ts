@@ -12,8 +12,8 @@
  * inlined and run at once, restores them on that first intent. The DOM then matches what React
  * renders, so hydration sees no difference.
  *
- * The modules download at once, but run only while the visitor is not typing or tapping (no key or
- * pointer down, none for QUIET_MS: app/hydration/input-state.ts): evaluating them and hydrating are
+ * The modules download at once, but run only once all have arrived, and only while the visitor is not
+ * typing, tapping or scrolling (no key or pointer down, none for QUIET_MS: app/hydration/input-state.ts): evaluating them and hydrating are
  * the page's only long tasks, and React hydrates synchronously when a key or tap reaches a part it has
  * not hydrated yet. The shared library chunks (React, the router) are evaluated one per task first,
  * each at such a quiet moment, then the bootstrap module. A visitor who sends before that posts the
@@ -52,14 +52,26 @@ export function hydrateOnIntent(
   };
   const begin = () => {
     const chunks: string[] = [];
+    const loads: Promise<unknown>[] = [];
+    // A browser without module preloads (Safari before 17) never fires their load: it fetches on import.
+    let preloads = false;
+    try {
+      preloads = document.createElement("link").relList.supports("modulepreload");
+    } catch {
+      // relList.supports unknown: as without module preloads
+    }
     document.querySelectorAll<HTMLLinkElement>(`link[${relAttribute}]`).forEach((link) => {
+      // Loaded or failed, either way it has settled (a failed module fails the bootstrap, which leaves
+      // the page as the working no-JavaScript page).
+      if (preloads)
+        loads.push(new Promise((settled) => ["load", "error"].forEach((type) => link.addEventListener(type, settled, { once: true }))));
       link.rel = link.getAttribute(relAttribute) ?? "";
       link.removeAttribute(relAttribute);
       if (link.href.includes("/_shared/")) chunks.push(link.href);
     });
     // A script whose type changes does not run; a new one with the same text does (its hash is in the CSP).
     const run = (inert: HTMLScriptElement | null) => {
-      if (!inert) return;
+      if (!inert || (inert.type !== types.module && inert.type !== types.script)) return; // none, or it has run
       const isModule = inert.type === types.module;
       if (isModule) inert.type = "module";
       else inert.removeAttribute("type");
@@ -75,10 +87,8 @@ export function hydrateOnIntent(
     // working no-JavaScript page.
     run(document.querySelector<HTMLScriptElement>(`script[type="${types.script}"]`));
     const bootstrap = document.querySelector<HTMLScriptElement>(`script[type="${types.module}"]`);
-    const input = (window as unknown as Record<string, { pointers: Set<number>; keys: Set<string>; last: number } | undefined>)[
-      quiet.inputState
-    ];
-    const busy = () => !!input && (input.pointers.size > 0 || input.keys.size > 0 || performance.now() - input.last < quiet.quietMs);
+    const input = (window as unknown as Record<string, { busy(quietMs: number): boolean } | undefined>)[quiet.inputState];
+    const busy = () => !!input && input.busy(quiet.quietMs);
     const next = () => {
       if (busy()) return void setTimeout(next, 100);
       const chunk = chunks.shift();
@@ -88,7 +98,9 @@ export function hydrateOnIntent(
         () => run(bootstrap),
       );
     };
-    next();
+    // Nothing runs until every module has arrived: evaluating one is then all a step costs, and it
+    // happens at the quiet moment it was started in (a download that ends mid-typing runs nothing).
+    Promise.all(loads).then(next);
   };
   for (const name of events) addEventListener(name, start, options);
 }

@@ -4,23 +4,47 @@
  * after them (the FAQ's take-over by Radix) must not do it while a tap or key press that began before
  * is still under way: the tap would land on an element that is gone. An event listener added late
  * cannot know that a finger is already down, so this one is inlined in the page and runs at once.
+ * Scrolling counts as input too (wheel, touch, keys, the scrollbar): work done while the page scrolls
+ * shows as frames the visitor sees stutter.
  * It must stay self-contained: it is serialised into the page with `Function.prototype.toString`.
  */
-export type InputState = { pointers: Set<number>; keys: Set<string>; last: number };
+export type InputState = {
+  pointers: Set<number>;
+  /** Keys down, with when each last went down (a held key repeats its keydown). */
+  keys: Map<string, number>;
+  /** When the last input of any kind happened. */
+  last: number;
+  /** Whether input is under way: a finger, button or key down, or any input within `quietMs`. */
+  busy(quietMs: number): boolean;
+};
 
 export const INPUT_STATE_GLOBAL = "__pageInput";
+/**
+ * A key whose keydown has not repeated for this long, with no keyup, is not held: its keyup was lost
+ * (the OS kept it, as macOS does for Cmd+V's V). A held key repeats within about half a second.
+ */
+export const STALE_KEY_MS = 3000;
 
-export function trackInput(name: string) {
-  const state: InputState = { pointers: new Set(), keys: new Set(), last: 0 };
+export function trackInput(name: string, staleKeyMs: number) {
+  const state: InputState = {
+    pointers: new Set(),
+    keys: new Map(),
+    last: 0,
+    busy(quietMs) {
+      const now = performance.now();
+      for (const [code, at] of state.keys) if (now - at >= staleKeyMs) state.keys.delete(code);
+      return state.pointers.size > 0 || state.keys.size > 0 || now - state.last < quietMs;
+    },
+  };
   (window as unknown as Record<string, InputState>)[name] = state;
   const options = { capture: true, passive: true } as const;
   const touched = () => (state.last = performance.now());
   addEventListener("pointerdown", (e) => (state.pointers.add(e.pointerId), touched()), options);
   addEventListener("pointerup", (e) => (state.pointers.delete(e.pointerId), touched()), options);
   addEventListener("pointercancel", (e) => (state.pointers.delete(e.pointerId), touched()), options);
-  addEventListener("keydown", (e) => (state.keys.add(e.code), touched()), options);
+  addEventListener("keydown", (e) => (state.keys.set(e.code, performance.now()), touched()), options);
   addEventListener("keyup", (e) => (state.keys.delete(e.code), touched()), options);
-  addEventListener("click", touched, options);
+  for (const type of ["click", "wheel", "touchmove", "scroll"]) addEventListener(type, touched, options);
   // Focus leaving the page loses its keyups and pointerups: do not wait for them for ever.
   addEventListener("blur", () => (state.pointers.clear(), state.keys.clear()), options);
 }
@@ -32,5 +56,5 @@ export function inputState(): InputState | undefined {
 
 /** The inline script's body. */
 export function trackInputSource() {
-  return `(${trackInput.toString()})(${JSON.stringify(INPUT_STATE_GLOBAL)});`;
+  return `(${trackInput.toString()})(${JSON.stringify(INPUT_STATE_GLOBAL)},${STALE_KEY_MS});`;
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { INPUT_STATE_GLOBAL } from "./input-state";
+import { INPUT_STATE_GLOBAL, STALE_KEY_MS } from "./input-state";
 import { whenUntouched } from "./when-untouched";
 
 describe("whenUntouched: a moment when no tap or key press is under way", () => {
@@ -37,15 +37,44 @@ describe("whenUntouched: a moment when no tap or key press is under way", () => 
     expect(callback).toHaveBeenCalledTimes(1);
   });
 
-  it("waits while a key is down (Space activates on keyup)", async () => {
+  it("waits while a key is held down, repeating (Space activates on keyup)", async () => {
     const callback = vi.fn();
     whenUntouched(() => undefined);
     await vi.advanceTimersByTimeAsync(3000);
     fire("keydown");
     whenUntouched(callback);
-    await vi.advanceTimersByTimeAsync(5000);
+    for (let held = 0; held < 10; held++) {
+      await vi.advanceTimersByTimeAsync(500);
+      fire("keydown", { repeat: true });
+    }
     expect(callback).not.toHaveBeenCalled();
     fire("keyup");
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it("does not wait for ever for a keyup that never comes (Cmd+V on a Mac keeps V's)", async () => {
+    const callback = vi.fn();
+    whenUntouched(() => undefined);
+    await vi.advanceTimersByTimeAsync(3000);
+    fire("keydown", { code: "KeyV", metaKey: true });
+    whenUntouched(callback);
+    await vi.advanceTimersByTimeAsync(STALE_KEY_MS - 500);
+    expect(callback).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(callback).toHaveBeenCalledTimes(1);
+  });
+
+  it("waits while the page scrolls, by wheel, touch or keys", async () => {
+    const callback = vi.fn();
+    whenUntouched(() => undefined);
+    await vi.advanceTimersByTimeAsync(3000);
+    whenUntouched(callback);
+    for (let i = 0; i < 20; i++) {
+      window.dispatchEvent(new Event("scroll"));
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    expect(callback).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(3000);
     expect(callback).toHaveBeenCalledTimes(1);
   });

@@ -8,17 +8,16 @@
  *
  * Returns a function that cancels it.
  */
-import { inputState, trackInput, INPUT_STATE_GLOBAL } from "./input-state";
+import { inputState, trackInput, INPUT_STATE_GLOBAL, STALE_KEY_MS } from "./input-state";
 
 export function whenUntouched(callback: () => void, { settleMs = 150 } = {}): () => void {
   // Where the page did not inline the tracker (a component test), start it now.
-  if (!inputState()) trackInput(INPUT_STATE_GLOBAL);
+  if (!inputState()) trackInput(INPUT_STATE_GLOBAL, STALE_KEY_MS);
   const state = inputState()!;
   let done = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let idle: number | undefined;
 
-  const busy = () => state.pointers.size > 0 || state.keys.size > 0 || performance.now() - state.last < settleMs;
   const stop = () => {
     done = true;
     clearTimeout(timer);
@@ -26,7 +25,7 @@ export function whenUntouched(callback: () => void, { settleMs = 150 } = {}): ()
   };
   const attempt = () => {
     if (done) return;
-    if (busy()) {
+    if (state.busy(settleMs)) {
       timer = setTimeout(schedule, settleMs);
       return;
     }

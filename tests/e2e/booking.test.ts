@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { contactForm, formNotices, toasts } from "../../app/content";
-import { expect, hydrated, STUDIO_EMAIL, takeConsoleErrors, test, type Stack } from "./fixtures";
+import { expect, hydrated, isHydrated, STUDIO_EMAIL, takeConsoleErrors, test, type Stack } from "./fixtures";
 
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${seq++}`;
@@ -27,6 +27,77 @@ const mailsAbout = async (stack: Stack, t: string) =>
   (await stack.mails()).filter((m) => m.subject.includes(t) || m.text.includes(t) || m.to === `ada-${t}@example.com`);
 
 test.describe("booking form (JavaScript on)", () => {
+  test("Send pressed again once the page has hydrated, while the first post is still on its way: one enquiry, one pair of mails", async ({
+    page,
+    stack,
+    consoleErrors,
+  }) => {
+    const t = unique();
+    // The first Send comes before the page has hydrated (it waits for a pause in the visitor's input),
+    // so it is the no-JavaScript post; that post is held on its way (a slow network or a cold
+    // function), and the page hydrates meanwhile.
+    let releasePost!: () => void;
+    const post = new Promise<void>((resolve) => (releasePost = resolve));
+    await page.route(
+      (url) => url.pathname === "/" && url.search === "?index",
+      async (route) => (route.request().method() === "POST" ? (await post, route.continue()) : route.continue()),
+    );
+    // While a navigation is under way Playwright's page queries wait for it: the page says when it
+    // has hydrated on its console, and the clicks are the mouse's.
+    await page.addInitScript(() => {
+      const poll = setInterval(() => {
+        if ((window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized) {
+          clearInterval(poll);
+          console.log("hydrated");
+        }
+      }, 20);
+    });
+    const hydration = page.waitForEvent("console", { predicate: (m) => m.text() === "hydrated", timeout: 20_000 });
+    await page.goto("/");
+    await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
+    const form = await fill(page, t);
+    expect(await isHydrated(page)).toBe(false);
+    await form.getByRole("button", { name: contactForm.submit }).scrollIntoViewIfNeeded();
+    const send = (await form.getByRole("button", { name: contactForm.submit }).boundingBox())!;
+    await page.mouse.click(send.x + send.width / 2, send.y + send.height / 2);
+    await hydration;
+    expect((await rows(stack, t)).length).toBe(0);
+    const answer = page.waitForResponse((r) => r.url().endsWith("/functions/v1/send-contact-email") && r.request().method() === "POST");
+    await page.mouse.click(send.x + send.width / 2, send.y + send.height / 2);
+    expect((await answer).status()).toBe(200);
+    releasePost();
+    await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title);
+    expect((await rows(stack, t)).length).toBe(1);
+    await expect.poll(async () => (await mailsAbout(stack, t)).length).toBe(2);
+    await page.waitForTimeout(1000);
+    expect((await mailsAbout(stack, t)).length).toBe(2);
+    void consoleErrors;
+  });
+
+  test("when supabase-js cannot load, Send posts the form as without JavaScript: the enquiry arrives", async ({
+    page,
+    stack,
+    consoleErrors,
+  }) => {
+    const t = unique();
+    // Every module the page needs to hydrate arrives; the one supabase-js is in (fetched on demand) does not.
+    await page.route("**/build/**/*.js", async (route) => {
+      const response = await route.fetch();
+      const text = await response.text();
+      if (text.includes("functions/v1") || text.includes("FunctionsClient")) return route.abort("blockedbyclient");
+      return route.fulfill({ response, body: text });
+    });
+    const form = await openAndFill(page, t);
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title);
+    await expect.poll(async () => (await rows(stack, t)).length).toBe(1);
+    await expect.poll(async () => (await mailsAbout(stack, t)).length).toBe(2);
+    await takeConsoleErrors(
+      consoleErrors,
+      /enquiry client|blockedbyclient|Failed to fetch dynamically imported module|ERR_BLOCKED_BY_CLIENT/,
+    );
+  });
+
   test("sends an enquiry: success toast, cleared form, one row, both mails", async ({ page, stack, consoleErrors }) => {
     const t = unique();
     const form = await openAndFill(page, t);

@@ -207,6 +207,25 @@ test("the same idempotency key with another message gets 409 with a clear messag
   assert.equal(rows[0]!.project_details, `Four songs ${t}`);
 });
 
+test("the same message under other keys (the other door, a reload, a second tab) is the same enquiry: one row, one pair of mails", async () => {
+  await using fn = setup();
+  const t = token();
+  const send = (message: ReturnType<typeof valid>) =>
+    fn.handle(enquiry(message, { [ENQUIRY_HEADERS.idempotencyKey]: crypto.randomUUID() }));
+  // Two at once (a no-JavaScript post still on its way and the hydrated page's send), then one later
+  // with the address spelled in other case.
+  const [first, second] = await Promise.all([send(valid(t)), send(valid(t))]);
+  const third = await send({ ...valid(t), email: emailOf(t).toUpperCase() });
+  const bodies = await Promise.all([first, second, third].map((r) => r.json()));
+  assert.deepEqual([first.status, second.status, third.status], [200, 200, 200]);
+  assert.equal(new Set(bodies.map((b) => b.id)).size, 1);
+  assert.equal((await rowsAbout(t)).length, 1);
+  assert.equal((await mailsAbout(t)).length, 2);
+  // Another message from the same visitor is another enquiry.
+  assert.equal((await send({ ...valid(t), projectDetails: `Two more songs ${t}` })).status, 200);
+  assert.equal((await rowsAbout(t)).length, 2);
+});
+
 test("answers before the mails are sent, and sends them afterwards", async () => {
   await using fn = setup();
   const t = token();
