@@ -21,6 +21,7 @@ describe("deferred hydration (browser half)", () => {
     hydrateOnIntent(INTENT_EVENTS, INTENT_ATTRIBUTE, DEFERRED_REL, DEFERRED_TYPES, {
       inputState: "__noInputStateInThisTest",
       quietMs: 700,
+      pauseMs: 300,
     });
     return { appended, append };
   }
@@ -56,6 +57,24 @@ describe("deferred hydration (browser half)", () => {
     expect(document.querySelectorAll(`link[${DEFERRED_REL}]`)).toHaveLength(0);
     await arrive();
     expect(appended).toHaveLength(2);
+  });
+
+  it("fetches nothing between two keys: it waits for the visitor's first short pause", async () => {
+    let typing = true;
+    (window as unknown as Record<string, unknown>).__typingInThisTest = { busy: (ms: number) => typing && ms === 300 };
+    document.body.innerHTML = `<link ${DEFERRED_REL}="modulepreload" href="/build/a.js"><form ${INTENT_ATTRIBUTE}><input id="name"></form>`;
+    hydrateOnIntent(INTENT_EVENTS, INTENT_ATTRIBUTE, DEFERRED_REL, DEFERRED_TYPES, {
+      inputState: "__typingInThisTest",
+      quietMs: 700,
+      pauseMs: 300,
+    });
+    fire("name", "keydown");
+    await afterNextPaint();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(document.querySelectorAll(`link[${DEFERRED_REL}]`)).toHaveLength(1);
+    typing = false;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(document.querySelectorAll(`link[${DEFERRED_REL}]`)).toHaveLength(0);
   });
 
   it("runs no module until every one has arrived; one that failed counts (the bootstrap then fails, leaving the working page)", async () => {

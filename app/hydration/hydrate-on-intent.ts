@@ -33,7 +33,10 @@ export const DEFERRED_TYPES = { script: "text/x-deferred-script", module: "text/
 /** How long the visitor's keys and pointer must be still before the page's scripts run. */
 export const QUIET_MS = 700;
 
-type Quiet = { inputState: string; quietMs: number };
+/** How long the visitor's keys and pointer must be still before the modules start downloading. */
+export const PAUSE_MS = 300;
+
+type Quiet = { inputState: string; quietMs: number; pauseMs: number };
 
 export function hydrateOnIntent(
   events: readonly string[],
@@ -47,9 +50,13 @@ export function hydrateOnIntent(
     if (!(event.target instanceof Element) || !event.target.closest(`[${intentAttribute}]`)) return;
     for (const name of events) removeEventListener(name, start, options);
     // Nothing more inside the visitor's tap or key: the fetches begin after the frame that answers it
-    // is on screen (a task queued from the next animation frame runs after that frame's paint).
-    requestAnimationFrame(() => setTimeout(begin, 0));
+    // is on screen (a task queued from the next animation frame runs after that frame's paint), and
+    // not between two keys: at the visitor's first short pause.
+    const whenPaused = () => (busy(quiet.pauseMs) ? void setTimeout(whenPaused, 100) : begin());
+    requestAnimationFrame(() => setTimeout(whenPaused, 0));
   };
+  const input = (window as unknown as Record<string, { busy(quietMs: number): boolean } | undefined>)[quiet.inputState];
+  const busy = (ms: number) => !!input && input.busy(ms);
   const begin = () => {
     const chunks: string[] = [];
     const loads: Promise<unknown>[] = [];
@@ -87,10 +94,8 @@ export function hydrateOnIntent(
     // working no-JavaScript page.
     run(document.querySelector<HTMLScriptElement>(`script[type="${types.script}"]`));
     const bootstrap = document.querySelector<HTMLScriptElement>(`script[type="${types.module}"]`);
-    const input = (window as unknown as Record<string, { busy(quietMs: number): boolean } | undefined>)[quiet.inputState];
-    const busy = () => !!input && input.busy(quiet.quietMs);
     const next = () => {
-      if (busy()) return void setTimeout(next, 100);
+      if (busy(quiet.quietMs)) return void setTimeout(next, 100);
       const chunk = chunks.shift();
       if (chunk === undefined) return run(bootstrap);
       import(chunk).then(
@@ -107,6 +112,6 @@ export function hydrateOnIntent(
 
 /** The inline script's body. */
 export function hydrateOnIntentSource() {
-  const quiet: Quiet = { inputState: INPUT_STATE_GLOBAL, quietMs: QUIET_MS };
+  const quiet: Quiet = { inputState: INPUT_STATE_GLOBAL, quietMs: QUIET_MS, pauseMs: PAUSE_MS };
   return `(${hydrateOnIntent.toString()})(${[INTENT_EVENTS, INTENT_ATTRIBUTE, DEFERRED_REL, DEFERRED_TYPES, quiet].map((arg) => JSON.stringify(arg)).join(",")});`;
 }
