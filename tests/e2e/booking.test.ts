@@ -55,7 +55,8 @@ test.describe("booking form (JavaScript on)", () => {
     const hydration = page.waitForEvent("console", { predicate: (m) => m.text() === "hydrated", timeout: 20_000 });
     await page.goto("/");
     await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
-    const form = await fill(page, t);
+    // Details on two lines: a form post sends its line breaks as CRLF, the browser's path as LF.
+    const form = await fill(page, t, { details: `Four songs, ${t}\nand a bonus track` });
     expect(await isHydrated(page)).toBe(false);
     await form.getByRole("button", { name: contactForm.submit }).scrollIntoViewIfNeeded();
     const send = (await form.getByRole("button", { name: contactForm.submit }).boundingBox())!;

@@ -226,6 +226,22 @@ test("the same message under other keys (the other door, a reload, a second tab)
   assert.equal((await rowsAbout(t)).length, 2);
 });
 
+test("the same message is recognised across doors: a form post's CRLF line breaks and a script's LF, decomposed and composed letters", async () => {
+  await using fn = setup();
+  const t = token();
+  const send = (message: ReturnType<typeof valid>) =>
+    fn.handle(enquiry(message, { [ENQUIRY_HEADERS.idempotencyKey]: crypto.randomUUID() }));
+  const scripted = { ...valid(t), name: "Zo\u00eb", projectDetails: `Four songs ${t}\nand a bonus track` };
+  const posted = { ...scripted, name: "Zoe\u0308", projectDetails: scripted.projectDetails.replace("\n", "\r\n") };
+  const [first, second] = [await send(scripted), await send(posted)];
+  assert.deepEqual([first.status, second.status], [200, 200]);
+  assert.equal((await first.json()).id, (await second.json()).id);
+  const rows = await rowsAbout(t);
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0]!.project_details, scripted.projectDetails);
+  assert.equal((await mailsAbout(t)).length, 2);
+});
+
 test("answers before the mails are sent, and sends them afterwards", async () => {
   await using fn = setup();
   const t = token();

@@ -138,6 +138,23 @@ describe("the contact message contract", () => {
     expect(parseContactMessage({ ...valid, projectDetails: "line one\nline two" }).ok).toBe(true);
   });
 
+  it("gives the same message one text whichever door sent it: CRLF or CR line breaks as LF, composed (NFC)", () => {
+    const posted = parseContactMessage({ ...valid, name: "Zoe\u0308", projectDetails: "line one\r\nline two\rthree" });
+    const scripted = parseContactMessage({ ...valid, name: "Zo\u00eb", projectDetails: "line one\nline two\nthree" });
+    expect(posted).toEqual(scripted);
+    expect(posted.ok && posted.message.projectDetails).toBe("line one\nline two\nthree");
+    // A line break is one character against the limit, from either door.
+    const full = "x\r\n".repeat(FIELD_LIMITS.projectDetails / 2);
+    expect(parseContactMessage({ ...valid, projectDetails: full }).ok).toBe(true);
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme-composite" }), fc.constantFrom("\r\n", "\r"), (words, lineBreak) => {
+        const one = parseContactMessage({ ...valid, projectDetails: `${words}\n${words}` });
+        const other = parseContactMessage({ ...valid, projectDetails: `${words.normalize("NFD")}${lineBreak}${words}` });
+        expect(other).toEqual(one);
+      }),
+    );
+  });
+
   it("refuses control characters and non-text values, and ignores unknown fields", () => {
     expect(parseContactMessage({ ...valid, projectDetails: "bell\u0007" }).ok).toBe(false);
     expect(parseContactMessage({ ...valid, name: 42 }).ok).toBe(false);

@@ -158,8 +158,14 @@ const LINE_BREAKS = /[\r\n\u2028\u2029]/;
 // stored as U+FFFD. Refused like a control character.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * A field's text in one form, whichever door it came through: a form post sends line breaks as CRLF,
+ * a script's `textarea.value` as LF, and the same words may arrive composed or decomposed. So line
+ * breaks are LF, the text is NFC, trimmed: the same message is the same text (stored, counted against
+ * the limits, and recognised as already sent).
+ */
 function text(value: unknown): string {
-  return typeof value === "string" ? value.trim() : "";
+  return typeof value === "string" ? value.replace(/\r\n?/g, "\n").normalize("NFC").trim() : "";
 }
 
 /** The spec's "second check" before sending: the required fields, trimmed, are all present. */
