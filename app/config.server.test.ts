@@ -12,6 +12,12 @@ describe("the site's configuration", () => {
     expect(readConfig(deployed).config.relaySecret).toBe(deployed.ENQUIRY_RELAY_SECRET);
   });
 
+  it("takes a social link with a path, query and fragment (only the site's and Supabase's URLs are host only)", () => {
+    const link = "https://www.youtube.com/@lakeshoresound/videos?view=0#latest";
+    expect(problems({ ...deployed, STUDIO_SOCIAL_URL: link })).toEqual([]);
+    expect(readConfig({ ...deployed, STUDIO_SOCIAL_URL: link }).config.studio.socialUrl).toBe(link);
+  });
+
   it.each([
     ["a missing relay secret", { ENQUIRY_RELAY_SECRET: undefined }, /^ENQUIRY_RELAY_SECRET is required/],
     [

@@ -76,14 +76,14 @@ export function readConfig(source: Env = process.env): { config: SiteConfig; fat
   const url = (variable: string, fallback: string, { hostOnly = false } = {}) => {
     const given = env[variable]?.trim();
     const value = (given || fallback).replace(/\/+$/, "");
-    if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    const parsed = URL.canParse(value) ? new URL(value) : null;
+    if (!parsed || !/^https?:$/.test(parsed.protocol)) {
       broken(variable, `must be an http(s) URL, got "${value}"`);
       return fallback;
     }
     // SITE_URL and SUPABASE_URL name a whole host: a path, query or fragment would end up in every
-    // link and call built on them.
-    const parsed = new URL(value);
-    if ((hostOnly && parsed.pathname !== "/") || parsed.search || parsed.hash || parsed.username || parsed.password) {
+    // link and call built on them. (A link such as the studio's social page may have them.)
+    if (hostOnly && (parsed.pathname !== "/" || parsed.search || parsed.hash || parsed.username || parsed.password)) {
       broken(variable, `must be a scheme and host only (https://host), without a path, query or fragment, got "${value}"`);
       return fallback;
     }
