@@ -12,10 +12,11 @@
  * inlined and run at once, restores them on that first intent. The DOM then matches what React
  * renders, so hydration sees no difference.
  *
- * The modules download at once, but run only once all have arrived, and only while the visitor is not
- * typing, tapping or scrolling (no key or pointer down, none for QUIET_MS: app/hydration/input-state.ts): evaluating them and hydrating are
- * the page's only long tasks, and React hydrates synchronously when a key or tap reaches a part it has
- * not hydrated yet. The shared library chunks (React, the router) are evaluated one per task first,
+ * The modules start downloading at the visitor's first short pause (PAUSE_MS), never inside their tap
+ * or between two keys. They run only once all have arrived, and only while the visitor is not typing,
+ * tapping or scrolling (no key or pointer down, none for QUIET_MS: app/hydration/input-state.ts):
+ * evaluating them and hydrating are the page's only long tasks, and React hydrates synchronously when
+ * a key or tap reaches a part it has not hydrated yet. The shared library chunks (React, the router) are evaluated one per task first,
  * each at such a quiet moment, then the bootstrap module. A visitor who sends before that posts the
  * form without JavaScript, which works. It must stay self-contained: it is serialised into the page
  * with `Function.prototype.toString`.
@@ -30,7 +31,7 @@ export const INTENT_ATTRIBUTE = "data-hydrate-on-intent";
 export const DEFERRED_REL = "data-deferred-rel";
 /** The inert types standing in for a classic script and for `type="module"`. */
 export const DEFERRED_TYPES = { script: "text/x-deferred-script", module: "text/x-deferred-module" } as const;
-/** How long the visitor's keys and pointer must be still before the page's scripts run. */
+/** How long the visitor's keys, pointer and scrolling must be still before the page's scripts run. */
 export const QUIET_MS = 700;
 
 /** How long the visitor's keys and pointer must be still before the modules start downloading. */
