@@ -1,20 +1,19 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
-import { hydrateRoot, type Root } from "react-dom/client";
+import { hydrateRoot } from "react-dom/client";
+import { holdInputUntilHydrated } from "./hydration/input-hold";
 
-let root: Root | undefined;
+// The visitor's keys and taps stay with the plain HTML page until React has hydrated every part, so
+// none of them makes React hydrate a part at once, inside the event (decision 016).
+holdInputUntilHydrated();
+
+// In a transition: React hydrates in slices of a few milliseconds, and the visitor's input between
+// two slices is answered at once.
 startTransition(() => {
-  root = hydrateRoot(
+  hydrateRoot(
     document,
     <StrictMode>
       <RemixBrowser />
     </StrictMode>,
   );
 });
-
-// The page hydrates when the visitor starts on the form (decision 016), so the part they are in is
-// hydrated first: their next key then lands on a hydrated part, never on one React must first hydrate
-// at once, in the middle of their typing. React 18's hydration root has this method (not in its types).
-const focused = document.activeElement;
-if (focused && focused !== document.body)
-  (root as unknown as { unstable_scheduleHydration(target: Node): void }).unstable_scheduleHydration(focused);

@@ -6,6 +6,7 @@ import { ErrorScreen } from "./components/ErrorScreen";
 import { config } from "./config.server";
 import { errorScreen } from "./content";
 import { InlineStyles } from "./document/critical-css";
+import { ShellHydrated } from "./hydration/HydrationPart";
 import "./styles/global.css";
 import { visuallyHidden } from "./styles/utilities.css";
 import { ANNOUNCER_ID } from "./toasts/announce";
@@ -44,6 +45,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <div id={ANNOUNCER_ID} className={visuallyHidden} role="status" aria-live="polite" aria-atomic="true" />
         <ToastViewport />
         <Scripts />
+        {/* After everything else: marks hydration done once every part has (input-hold.ts). */}
+        <ShellHydrated />
         {/* `npm run dev` only: reloads the page when an edit is rebuilt. Renders nothing in production. */}
         <LiveReload />
       </body>

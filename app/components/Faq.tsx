@@ -30,6 +30,24 @@ const Chevron = () => (
   </svg>
 );
 
+/**
+ * The Radix accordion's items, made once: opening a question re-renders only the two items whose
+ * state changes (React skips an element it has seen before), not all of them with their Radix parts.
+ */
+const radixItems = items.map((item) => (
+  <Accordion.Item key={item.value} value={item.value} className={styles.item}>
+    <Accordion.Header className={styles.heading}>
+      <Accordion.Trigger id={item.questionId} aria-controls={item.answerId} className={styles.trigger}>
+        <span className={styles.question}>{item.question}</span>
+        <Chevron />
+      </Accordion.Trigger>
+    </Accordion.Header>
+    <Accordion.Content id={item.answerId} aria-labelledby={item.questionId} className={styles.content}>
+      <p>{item.answer}</p>
+    </Accordion.Content>
+  </Accordion.Item>
+));
+
 // React 18 warns about layout effects on the server, where there is nothing to lay out anyway.
 const useBeforePaint = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
@@ -65,7 +83,13 @@ export function Faq() {
     observer.observe(list, { subtree: true, attributes: true, attributeFilter: ["open"] });
     list.addEventListener("focusin", readFocus);
     list.addEventListener("focusout", () => setTimeout(readFocus));
-    const cancel = whenUntouched(() => startTransition(() => setOpen(live.current.open)));
+    // Read again at the take-over: focus may have moved while the page's input was held back from
+    // React's listeners (and this one) during hydration (app/hydration/input-hold.ts).
+    const cancel = whenUntouched(() => {
+      readOpen();
+      readFocus();
+      startTransition(() => setOpen(live.current.open));
+    });
     return () => {
       cancel();
       observer.disconnect();
@@ -98,19 +122,7 @@ export function Faq() {
         </div>
       ) : (
         <Accordion.Root type="single" collapsible value={open} onValueChange={setOpen} className={styles.list}>
-          {items.map((item) => (
-            <Accordion.Item key={item.value} value={item.value} className={styles.item}>
-              <Accordion.Header className={styles.heading}>
-                <Accordion.Trigger id={item.questionId} aria-controls={item.answerId} className={styles.trigger}>
-                  <span className={styles.question}>{item.question}</span>
-                  <Chevron />
-                </Accordion.Trigger>
-              </Accordion.Header>
-              <Accordion.Content id={item.answerId} aria-labelledby={item.questionId} className={styles.content}>
-                <p>{item.answer}</p>
-              </Accordion.Content>
-            </Accordion.Item>
-          ))}
+          {radixItems}
         </Accordion.Root>
       )}
     </Section>

@@ -15,9 +15,9 @@
  * The modules start downloading at the visitor's first short pause (PAUSE_MS), never inside their tap
  * or between two keys. They run only once all have arrived, and only while the visitor is not typing,
  * tapping or scrolling (no key or pointer down, none for QUIET_MS: app/hydration/input-state.ts):
- * evaluating them and hydrating are the page's only long tasks, and React hydrates synchronously when
- * a key or tap reaches a part it has not hydrated yet. The shared library chunks (React, the router) are evaluated one per task first,
- * each at such a quiet moment, then the bootstrap module. A visitor who sends before that posts the
+ * evaluating a module is one task that cannot be split (React then hydrates in slices, with the
+ * visitor's input held back from it: input-hold.ts). The shared library chunks (React, the router)
+ * are evaluated one per task first, each at such a quiet moment, then the bootstrap module. A visitor who sends before that posts the
  * form without JavaScript, which works. It must stay self-contained: it is serialised into the page
  * with `Function.prototype.toString`.
  */

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
-import { Suspense } from "react";
 import { Equipment } from "~/components/Equipment";
 import { Faq } from "~/components/Faq";
 import { Footer } from "~/components/Footer";
@@ -16,6 +15,7 @@ import type { DocumentHandle } from "~/document/handle";
 import { pageMeta } from "~/document/page-meta";
 import { submitEnquiryForm } from "~/enquiry/action.server";
 import { ContactSection } from "~/enquiry/ContactSection";
+import { HydrationPart as Part } from "~/hydration/HydrationPart";
 import { useRootData } from "~/root";
 import { skipLink } from "~/styles/utilities.css";
 
@@ -42,8 +42,8 @@ export default function Index() {
   const outcome = useActionData<typeof action>();
   if (!root) return null;
   const { studio, publicEnv } = root;
-  // Each part of the page hydrates on its own (React's selective hydration): the part a visitor
-  // touches first is hydrated first, and a key or tap there never waits for the whole page (decision 016).
+  // Each part of the page hydrates on its own, in slices, while the visitor's input stays with the
+  // plain HTML until all have (app/hydration/input-hold.ts, decision 016).
   return (
     <>
       <a href="#main" className={skipLink}>
@@ -71,9 +71,4 @@ export default function Index() {
       </Part>
     </>
   );
-}
-
-/** A unit of hydration: nothing here suspends, so there is no fallback to show. */
-function Part({ children }: { children: React.ReactNode }) {
-  return <Suspense fallback={null}>{children}</Suspense>;
 }

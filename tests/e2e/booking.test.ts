@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { contactForm, formNotices, toasts } from "../../app/content";
+import { HYDRATED_ATTRIBUTE } from "../../app/hydration/input-hold";
 import { expect, hydrated, isHydrated, STUDIO_EMAIL, takeConsoleErrors, test, type Stack } from "./fixtures";
 
 let seq = 0;
@@ -44,14 +45,14 @@ test.describe("booking form (JavaScript on)", () => {
     );
     // While a navigation is under way Playwright's page queries wait for it: the page says when it
     // has hydrated on its console, and the clicks are the mouse's.
-    await page.addInitScript(() => {
+    await page.addInitScript((attribute) => {
       const poll = setInterval(() => {
-        if ((window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized) {
+        if (document.documentElement?.hasAttribute(attribute)) {
           clearInterval(poll);
           console.log("hydrated");
         }
       }, 20);
-    });
+    }, HYDRATED_ATTRIBUTE);
     const hydration = page.waitForEvent("console", { predicate: (m) => m.text() === "hydrated", timeout: 20_000 });
     await page.goto("/");
     await page.waitForTimeout(250); // people take longer than MIN_FILL_MS

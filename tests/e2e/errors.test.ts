@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { errorScreen, notFound } from "../../app/content";
+import { HYDRATED_ATTRIBUTE } from "../../app/hydration/input-hold";
 import { expect, takeConsoleErrors, test } from "./fixtures";
 
 test.describe("not-found page", () => {
@@ -41,9 +42,7 @@ test.describe("router error screen", () => {
 
   test("shows the message of a thrown error", async ({ page, consoleErrors }) => {
     await page.goto("/missing");
-    await page.waitForFunction(
-      () => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized,
-    );
+    await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached" });
     // The next client navigation's data request fails on the server with an error.
     await page.route(/_data=/, (route) =>
       route.fulfill({

@@ -5,6 +5,7 @@
  */
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
 import postgres from "postgres";
+import { HYDRATED_ATTRIBUTE } from "../../app/hydration/input-hold";
 import { startStack } from "../../scripts/platform/stack.mjs";
 
 export const STUDIO_EMAIL = "bookings@e2e.example";
@@ -78,11 +79,12 @@ export async function takeConsoleErrors(errors: string[], pattern: RegExp) {
   return taken;
 }
 
-/** True once React has hydrated the page and Remix's router is running. */
+/**
+ * True once React has hydrated every part of the page and receives the visitor's input (until then it
+ * is held back from React: app/hydration/input-hold.ts).
+ */
 export function isHydrated(page: Page) {
-  return page.evaluate(
-    () => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true,
-  );
+  return page.evaluate((attribute) => document.documentElement.hasAttribute(attribute), HYDRATED_ATTRIBUTE);
 }
 
 /**
@@ -103,8 +105,6 @@ export async function isSettled(page: Page) {
 /** Starts hydration (startHydration), then waits until React has hydrated the page and the FAQ is Radix's. */
 export async function hydrated(page: Page) {
   await startHydration(page);
-  await page.waitForFunction(
-    () => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true,
-  );
+  await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached" });
   await page.waitForSelector("#faq [data-orientation] [data-state=closed]", { state: "attached" });
 }

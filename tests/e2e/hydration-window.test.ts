@@ -6,11 +6,13 @@
  * or sends the form. A finger stays down between 40 and 400 ms, as people's taps do: an element that
  * is replaced while it is down loses the tap. Each must act exactly once, whatever the moment: the
  * answer open (one answer), the menu open, the contact section reached, every character typed once,
- * one enquiry stored.
+ * one enquiry stored. And none of it reaches React's listeners before every part has hydrated: React
+ * would hydrate the part it lands on at once, inside the event, and the visitor would wait for that.
  */
 import type { Page } from "@playwright/test";
 import fc from "fast-check";
 import { faq, toasts } from "../../app/content";
+import { HELD_EVENTS, HYDRATED_ATTRIBUTE } from "../../app/hydration/input-hold";
 import { expect, isSettled, startHydration, test } from "./fixtures";
 
 const CONTROLS = ["faq", "menu", "book-now", "field", "submit"] as const;
@@ -36,6 +38,7 @@ test.describe("input across the hydration window, on a slow phone", () => {
         const page = await context.newPage();
         const cdp = await context.newCDPSession(page);
         await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpu });
+        await page.addInitScript(recordInputReachingReactEarly, { held: [...HELD_EVENTS], attribute: HYDRATED_ATTRIBUTE });
         await page.goto(`/?visit=${cpu}-${visit++}${hash}`, { waitUntil: "load" });
         await stillness(page);
         return { page, context };
@@ -59,6 +62,8 @@ test.describe("input across the hydration window, on a slow phone", () => {
             const { page, context } = await open(control === "faq" ? "#faq" : "");
             try {
               await act(page, control, atMs, holdMs, stack.db);
+              const early = await page.evaluate(() => (window as unknown as { __reachedReactEarly: string[] }).__reachedReactEarly);
+              expect(early, `${control} at ${atMs} ms: input that reached React before the page had hydrated`).toEqual([]);
             } finally {
               await context.close();
             }
@@ -71,6 +76,26 @@ test.describe("input across the hydration window, on a slow phone", () => {
 });
 
 let sent = 0;
+
+/**
+ * Records every input event that reaches a listener on the document (where React listens, as the page
+ * hydrates the whole document) before the page marks itself hydrated. An init script: self-contained.
+ */
+function recordInputReachingReactEarly({ held, attribute }: { held: string[]; attribute: string }) {
+  const early: string[] = [];
+  (window as unknown as { __reachedReactEarly: string[] }).__reachedReactEarly = early;
+  const add = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, listener, options) {
+    if (this === document && held.includes(type) && typeof listener === "function") {
+      const original = listener;
+      listener = function (this: unknown, event: Event) {
+        if (!document.documentElement.hasAttribute(attribute)) early.push(type);
+        return original.call(this, event);
+      };
+    }
+    return add.call(this, type, listener, options);
+  };
+}
 
 /**
  * A finger on the middle of what `selector` shows now, for `holdMs`, then lifted (the browser makes

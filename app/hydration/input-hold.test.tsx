@@ -1,0 +1,111 @@
+import { act } from "@testing-library/react";
+import { startTransition, type ReactNode } from "react";
+import { hydrateRoot, type Root } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { HydrationPart, ShellHydrated } from "./HydrationPart";
+import {
+  HYDRATED_ATTRIBUTE,
+  holdInputUntilHydrated,
+  partHydrated,
+  partMounted,
+  partUnmounted,
+  shellHydrated,
+  type PartToken,
+} from "./input-hold";
+
+const hydratedMark = () => document.documentElement.hasAttribute(HYDRATED_ATTRIBUTE);
+
+let lift: (() => void) | undefined;
+let root: Root | undefined;
+afterEach(() => {
+  lift?.();
+  document.documentElement.removeAttribute(HYDRATED_ATTRIBUTE);
+  if (root) act(() => root!.unmount());
+  root = undefined;
+  document.body.innerHTML = "";
+});
+
+describe("holding the visitor's input back from React while it hydrates", () => {
+  function Page({ onPress }: { onPress: (name: string) => void }): ReactNode {
+    return (
+      <div>
+        <HydrationPart>
+          <button onClick={() => onPress("first")}>First</button>
+        </HydrationPart>
+        <HydrationPart>
+          <input aria-label="Name" onKeyDown={() => onPress("key")} />
+        </HydrationPart>
+        <ShellHydrated />
+      </div>
+    );
+  }
+
+  it("a click or key before every part has hydrated reaches only the page (React hydrates nothing for it); after, React handles them", async () => {
+    const container = document.createElement("div");
+    container.innerHTML = renderToString(<Page onPress={() => {}} />);
+    document.body.append(container);
+    const pressed: string[] = [];
+    // The page's own listeners still see everything (the input tracker, the menu's link handler).
+    const seenByPage: string[] = [];
+    const track = (event: Event) => seenByPage.push(event.type);
+    addEventListener("click", track, { capture: true });
+    addEventListener("keydown", track, { capture: true });
+
+    lift = holdInputUntilHydrated();
+    startTransition(() => {
+      root = hydrateRoot(container, <Page onPress={(name) => pressed.push(name)} />);
+    });
+    // At once, before React has hydrated anything: without the hold, React hydrates the part here,
+    // synchronously inside the event, and runs the handler.
+    container.querySelector("button")!.click();
+    container.querySelector("input")!.dispatchEvent(new KeyboardEvent("keydown", { key: "a", bubbles: true }));
+    expect(pressed).toEqual([]);
+    expect(seenByPage).toEqual(["click", "keydown"]);
+    expect(hydratedMark()).toBe(false);
+
+    await vi.waitFor(() => expect(hydratedMark()).toBe(true));
+    container.querySelector("button")!.click();
+    container.querySelector("input")!.dispatchEvent(new KeyboardEvent("keydown", { key: "a", bubbles: true }));
+    expect(pressed).toEqual(["first", "key"]);
+    removeEventListener("click", track, { capture: true });
+    removeEventListener("keydown", track, { capture: true });
+  });
+
+  it("is lifted when the last part has hydrated, in whatever order the parts and the shell commit", () => {
+    lift = holdInputUntilHydrated();
+    const [a, b, c]: PartToken[] = [{ hydrated: false }, { hydrated: false }, { hydrated: false }];
+    partHydrated(c); // hydrated in the same commit as the shell: its own effect runs first
+    partMounted(a);
+    partMounted(b);
+    partMounted(c);
+    shellHydrated();
+    expect(hydratedMark()).toBe(false);
+    partHydrated(b);
+    expect(hydratedMark()).toBe(false);
+    partHydrated(a);
+    expect(hydratedMark()).toBe(true);
+  });
+
+  it("waits for the shell, and a part that leaves the page unhydrated no longer holds it", () => {
+    lift = holdInputUntilHydrated();
+    const part: PartToken = { hydrated: false };
+    partMounted(part);
+    expect(hydratedMark()).toBe(false);
+    partUnmounted(part);
+    expect(hydratedMark()).toBe(false); // the shell has not committed: more parts may come
+    shellHydrated();
+    expect(hydratedMark()).toBe(true);
+  });
+
+  it("lets input through once lifted", () => {
+    lift = holdInputUntilHydrated();
+    const reached = vi.fn();
+    document.body.addEventListener("click", reached);
+    document.body.click();
+    expect(reached).not.toHaveBeenCalled();
+    shellHydrated();
+    document.body.click();
+    expect(reached).toHaveBeenCalledTimes(1);
+  });
+});

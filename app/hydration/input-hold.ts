@@ -1,0 +1,121 @@
+/**
+ * While React hydrates, the visitor's input stays with the page as plain HTML (decision 016).
+ *
+ * React 18 hydrates each part of the page (a Suspense boundary, HydrationPart.tsx) in slices of a few
+ * milliseconds, so a key or tap between two slices is handled at once. But a key, tap or click that
+ * reaches a part React has not hydrated yet makes React hydrate that part synchronously, inside the
+ * event, before the browser may paint the character or the press: 70 to 160 ms at CPU ×4, 400 ms at
+ * ×8, measured on the booking form while the visitor typed on. A focus or pointer moving over such a
+ * part does the same a moment later, in one unsliced task.
+ *
+ * So until every part has hydrated, those events do not reach React's listeners: this module stops
+ * them at the window, after the page's inline listeners (the input tracker, the menu's link handler)
+ * have seen them. Everything they do by default still happens (a character is typed, a link followed,
+ * a `<details>` opened, the form posted without JavaScript, which works), exactly as before the
+ * scripts arrived. React's handlers are not needed by then: the page's fields are uncontrolled, and
+ * the FAQ reads the native accordion's state when it takes over. Once the last part has committed,
+ * the hold is lifted and `data-hydrated` is set on `<html>` (what tests and benchmarks wait for).
+ */
+
+/**
+ * Every event React's root listener hydrates for: the discrete ones it hydrates synchronously for,
+ * and the continuous ones it queues and hydrates for in an unsliced task (react-dom 18.3,
+ * `discreteReplayableEvents` and `queueIfContinuousEvent`).
+ */
+export const HELD_EVENTS = [
+  // discrete
+  "mousedown",
+  "mouseup",
+  "touchcancel",
+  "touchend",
+  "touchstart",
+  "auxclick",
+  "dblclick",
+  "pointercancel",
+  "pointerdown",
+  "pointerup",
+  "dragend",
+  "dragstart",
+  "drop",
+  "compositionend",
+  "compositionstart",
+  "keydown",
+  "keypress",
+  "keyup",
+  "input",
+  "textInput",
+  "copy",
+  "cut",
+  "paste",
+  "click",
+  "change",
+  "contextmenu",
+  "reset",
+  "submit",
+  // continuous
+  "focusin",
+  "dragenter",
+  "mouseover",
+  "pointerover",
+  "gotpointercapture",
+] as const;
+
+/** Set on `<html>` once every part of the page has hydrated and React receives the visitor's input. */
+export const HYDRATED_ATTRIBUTE = "data-hydrated";
+
+/** One part of the page: pending from the commit that renders it until its own content is hydrated. */
+export type PartToken = { hydrated: boolean };
+
+type Hold = { pending: Set<PartToken>; shell: boolean; lift(): void };
+let hold: Hold | undefined;
+
+/**
+ * Starts holding the visitor's input back from React. Call it before `hydrateRoot`. Returns a
+ * function that lifts the hold at once (used by tests; the page lifts it when hydration is done).
+ */
+export function holdInputUntilHydrated(target: Window = window): () => void {
+  const stop = (event: Event) => event.stopPropagation();
+  const options = { capture: true } as const;
+  for (const type of HELD_EVENTS) target.addEventListener(type, stop, options);
+  const current: Hold = {
+    pending: new Set(),
+    shell: false,
+    lift() {
+      if (hold !== current) return;
+      hold = undefined;
+      for (const type of HELD_EVENTS) target.removeEventListener(type, stop, options);
+      target.document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, "");
+    },
+  };
+  hold = current;
+  return () => current.lift();
+}
+
+function liftIfDone() {
+  if (hold && hold.shell && hold.pending.size === 0) hold.lift();
+}
+
+/** The page's shell (everything outside the parts) has committed: the parts in it are known. */
+export function shellHydrated() {
+  if (!hold) return;
+  hold.shell = true;
+  liftIfDone();
+}
+
+/** A part is on the page and its content may not be hydrated yet. */
+export function partMounted(part: PartToken) {
+  if (hold && !part.hydrated) hold.pending.add(part);
+}
+
+/** A part's content has committed (hydrated, or rendered afresh where hydration failed). */
+export function partHydrated(part: PartToken) {
+  part.hydrated = true;
+  hold?.pending.delete(part);
+  liftIfDone();
+}
+
+/** A part has left the page. */
+export function partUnmounted(part: PartToken) {
+  hold?.pending.delete(part);
+  liftIfDone();
+}
