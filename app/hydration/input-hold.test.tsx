@@ -74,7 +74,9 @@ describe("holding the visitor's input back from React while it hydrates", () => 
 
   it("is lifted when the last part has hydrated, in whatever order the parts and the shell commit", () => {
     lift = holdInputUntilHydrated();
-    const [a, b, c]: PartToken[] = [{ hydrated: false }, { hydrated: false }, { hydrated: false }];
+    const a: PartToken = { hydrated: false };
+    const b: PartToken = { hydrated: false };
+    const c: PartToken = { hydrated: false };
     partHydrated(c); // hydrated in the same commit as the shell: its own effect runs first
     partMounted(a);
     partMounted(b);

@@ -17,6 +17,8 @@
  * the hold is lifted and `data-hydrated` is set on `<html>` (what tests and benchmarks wait for).
  */
 
+import { startTransition } from "react";
+
 /**
  * Every event React's root listener hydrates for: the discrete ones it hydrates synchronously for,
  * and the continuous ones it queues and hydrates for in an unsliced task (react-dom 18.3,
@@ -77,6 +79,24 @@ export function holdInputUntilHydrated(target: Window = window): () => void {
   const stop = (event: Event) => event.stopPropagation();
   const options = { capture: true } as const;
   for (const type of HELD_EVENTS) target.addEventListener(type, stop, options);
+  // A link's click stays with the plain HTML, but the browser still follows it: an in-page link (Book
+  // Now, the menu) or Back between fragments fires `popstate`, and Remix re-renders at once (its
+  // `RemixBrowser` sets the location urgently, with a new context value). An urgent update reaching
+  // a part React has not hydrated makes React drop that part's server HTML and render it afresh
+  // (React error 421): what the visitor typed, the answer they opened and focus are lost. So while
+  // held, the router hears of it in a transition, which waits for the parts to hydrate instead.
+  let replaying = false;
+  const inTransition = (event: PopStateEvent) => {
+    if (replaying) return;
+    event.stopImmediatePropagation();
+    replaying = true;
+    try {
+      startTransition(() => void target.dispatchEvent(new PopStateEvent("popstate", { state: event.state as unknown })));
+    } finally {
+      replaying = false;
+    }
+  };
+  target.addEventListener("popstate", inTransition, options);
   const current: Hold = {
     pending: new Set(),
     shell: false,
@@ -84,6 +104,7 @@ export function holdInputUntilHydrated(target: Window = window): () => void {
       if (hold !== current) return;
       hold = undefined;
       for (const type of HELD_EVENTS) target.removeEventListener(type, stop, options);
+      target.removeEventListener("popstate", inTransition, options);
       target.document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, "");
     },
   };

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
+import { memo, type ComponentProps } from "react";
 import { Equipment } from "~/components/Equipment";
 import { Faq } from "~/components/Faq";
 import { Footer } from "~/components/Footer";
@@ -41,9 +42,20 @@ export default function Index() {
   const root = useRootData();
   const outcome = useActionData<typeof action>();
   if (!root) return null;
-  const { studio, publicEnv } = root;
-  // Each part of the page hydrates on its own, in slices, while the visitor's input stays with the
-  // plain HTML until all have (app/hydration/input-hold.ts, decision 016).
+  return <HomePage studio={root.studio} publicEnv={root.publicEnv} outcome={outcome} />;
+}
+
+type HomePageProps = ComponentProps<typeof ContactSection>;
+
+/**
+ * The page's content. Each part hydrates on its own, in slices, while the visitor's input stays with
+ * the plain HTML until all have (app/hydration/input-hold.ts, decision 016).
+ *
+ * Memoised: Remix re-renders the route whenever the address changes, and in-page links (Book Now,
+ * the menu) change only its fragment; the loader data stays the same, so the page is not rendered
+ * again for them.
+ */
+const HomePage = memo(function HomePage({ studio, publicEnv, outcome }: HomePageProps) {
   return (
     <>
       <a href="#main" className={skipLink}>
@@ -71,4 +83,4 @@ export default function Index() {
       </Part>
     </>
   );
-}
+});

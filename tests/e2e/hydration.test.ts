@@ -5,6 +5,7 @@
  */
 import type { Page, Route } from "@playwright/test";
 import { contactForm, faq, toasts } from "../../app/content";
+import { HYDRATED_ATTRIBUTE } from "../../app/hydration/input-hold";
 import { expect, isHydrated, isSettled, test } from "./fixtures";
 
 const moduleRequests = (page: Page) => {
@@ -107,6 +108,40 @@ test.describe("hydration when the visitor starts on the form", () => {
     await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
     const rows = await stack.db`select name, email from contact_enquiries where project_title = ${`Early bird ${t}`}`;
     expect(rows).toEqual([{ name: "Grace Hopper", email: `grace-${t}@example.com` }]);
+    void consoleErrors;
+  });
+
+  test("in-page links followed while the page hydrates keep what was typed, the open answer and focus", async ({ page, consoleErrors }) => {
+    // A slow phone, so the parts of the page stay unhydrated for a while after React starts.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 8 });
+    // From the moment React's router runs until the page has hydrated, the address's fragment keeps
+    // changing, as Book Now, the menu's links or a screen reader's link activation change it (their
+    // clicks stay with the plain HTML then, but the browser still follows them).
+    await page.addInitScript((attribute) => {
+      let next = 0;
+      const jump = () => {
+        if (document.documentElement?.hasAttribute(attribute)) return;
+        // What the browser does for Back between fragments (without moving focus, as a tap on a link
+        // could): a new address, then popstate.
+        if ((window as unknown as { __remixRouter?: unknown }).__remixRouter) {
+          history.pushState(null, "", ["#contact", "#faq", "#services"][next++ % 3]);
+          dispatchEvent(new PopStateEvent("popstate"));
+        }
+        setTimeout(jump, 15);
+      };
+      jump();
+    }, HYDRATED_ATTRIBUTE);
+    await page.goto("/");
+    await page.locator("#faq-2-question").click();
+    const name = page.locator("#contact form").getByLabel("Name");
+    await name.click();
+    await page.keyboard.type("Alice", { delay: 50 });
+    await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+    await expect(name).toHaveValue("Alice");
+    await expect(name).toBeFocused();
+    await expect(page.locator("#faq-2-question")).toHaveAttribute("aria-expanded", "true");
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#(contact|faq|services)$/);
     void consoleErrors;
   });
 
