@@ -15,6 +15,10 @@ export default defineConfig({
   use: {
     trace: "retain-on-failure",
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    // The page scrolls smoothly while anything in it has focus (app/styles/global.css.ts), so a click
+    // right after filling the form could land while the page still slides under it. Tests that are
+    // about motion ask for it themselves.
+    contextOptions: { reducedMotion: "reduce" },
   },
   projects: [
     { name: "mobile", use: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 }, browserName: "chromium" } },

@@ -132,6 +132,7 @@ test.describe("home page", () => {
   });
 
   test("a jump the visitor asks for scrolls smoothly, and instantly for visitors who prefer reduced motion", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "no-preference" });
     await page.goto("/");
     const behaviour = () => page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior);
     expect(await behaviour()).toBe("auto");
