@@ -14,7 +14,7 @@
  * a `<details>` opened, the form posted without JavaScript, which works), exactly as before the
  * scripts arrived. React's handlers are not needed by then: the page's fields are uncontrolled, and
  * the FAQ reads the native accordion's state when it takes over. Once the last part has committed,
- * the hold is lifted and `data-hydrated` is set on `<html>` (what tests and benchmarks wait for).
+ * the hold is lifted and `data-hydrated` is set on `<html>` (what the tests wait for).
  */
 
 import { startTransition } from "react";
