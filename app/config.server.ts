@@ -23,13 +23,26 @@ import {
 import { isDeliverableEmail } from "../supabase/functions/_shared/contact-message";
 import type { PublicEnv, StudioConfig } from "./config.types";
 
+/** The longest the no-JS form's body may take to arrive (less where SERVER_REQUEST_TIMEOUT_MS leaves less). */
+export const FORM_READ_TIMEOUT_MS = 10_000;
+
 export type SiteConfig = {
   studio: StudioConfig;
   publicEnv: PublicEnv;
   /** ENQUIRY_RELAY_SECRET, shared with the function: the site vouches for no-JS visitors with it. */
   relaySecret?: string;
   /** Time limits of the HTTP server (app/server/http-server.server.ts). */
-  server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
+  server: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /**
+     * How long the no-JS form's body may take to arrive once its headers have: within the request's time
+     * less the headers' (so the visitor gets the form's 408 page before Node cuts the connection), at most
+     * FORM_READ_TIMEOUT_MS.
+     */
+    formBodyTimeoutMs: number;
+  };
   /** TRUST_PROXY as written, and as proxy-addr's test of which hops are trusted proxies. */
   trustProxy: { setting: string; isTrusted: (address: string, hop: number) => boolean };
   /** NODE_ENV=production. */
@@ -156,9 +169,14 @@ export function readConfig(source: Env = process.env): { config: SiteConfig; fat
       headersTimeoutMs: milliseconds("SERVER_HEADERS_TIMEOUT_MS", 10_000, [1_000, 120_000]),
       requestTimeoutMs: milliseconds("SERVER_REQUEST_TIMEOUT_MS", 30_000, [1_000, 600_000]),
       keepAliveTimeoutMs: milliseconds("SERVER_KEEP_ALIVE_TIMEOUT_MS", 5_000, [1_000, 600_000]),
+      formBodyTimeoutMs: FORM_READ_TIMEOUT_MS,
     },
     trustProxy: { setting: trustSetting, isTrusted },
   };
+  config.server.formBodyTimeoutMs = Math.max(
+    500,
+    Math.min(FORM_READ_TIMEOUT_MS, config.server.requestTimeoutMs - config.server.headersTimeoutMs),
+  );
   if (config.server.requestTimeoutMs < config.server.headersTimeoutMs) {
     broken("SERVER_REQUEST_TIMEOUT_MS", "must not be shorter than SERVER_HEADERS_TIMEOUT_MS");
   }

@@ -1,8 +1,10 @@
-import { fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import fc from "fast-check";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import { toasts } from "~/content";
 import { ToastViewport } from "~/toasts/Toasts";
+import { unseenText } from "../../tests/unicode";
 import { ContactForm } from "./ContactForm";
 
 vi.mock("./send.client", () => ({
@@ -51,6 +53,33 @@ describe("ContactForm", () => {
     expect(await screen.findByText("Please fill in all required fields")).toBeInTheDocument();
     expect(screen.getByText("Name, email, and project title are required.")).toBeInTheDocument();
     expect(sendEnquiry).not.toHaveBeenCalled();
+  });
+
+  it("treats a field a reader would see nothing in (zero-width, any white space, marks alone) as blank: the same toast, no call", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("Name", "Email", "Project Title"), unseenText, async (label, value) => {
+        cleanup();
+        (await import("react-hot-toast")).toast.remove();
+        vi.mocked(sendEnquiry).mockClear();
+        render(
+          <>
+            <ContactForm {...props} />
+            <ToastViewport />
+          </>,
+        );
+        for (const [field, filled] of [
+          ["Name", "Ada"],
+          ["Email", "ada@example.com"],
+          ["Project Title", "EP"],
+        ]) {
+          fireEvent.change(screen.getByLabelText(field!), { target: { value: field === label ? value : filled } });
+        }
+        fireEvent.submit(screen.getByRole("button", { name: "Send Message" }).closest("form")!);
+        expect(await screen.findByText("Please fill in all required fields")).toBeInTheDocument();
+        expect(sendEnquiry).not.toHaveBeenCalled();
+      }),
+      { numRuns: 25 },
+    );
   });
 
   describe("when supabase-js cannot load (its file blocked, or gone after a deploy)", () => {

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CROSS_SITE_HEADER } from "~/server/front-door.server";
 import { isIdempotencyKey } from "../../supabase/functions/_shared/contact-message.ts";
+import { unseenText } from "../../tests/unicode";
 import { derivedKey, submitEnquiryForm } from "./action.server";
 
 const message = { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
@@ -24,7 +25,7 @@ describe("the no-JS path's idempotency key, derived on the server", () => {
 });
 
 describe("the no-JS door", () => {
-  const options = { supabaseUrl: "http://127.0.0.1:9", anonKey: "k", relaySecret: "r".repeat(32), timeoutMs: 500 };
+  const options = { supabaseUrl: "http://127.0.0.1:9", anonKey: "k", relaySecret: "r".repeat(32), bodyTimeoutMs: 1_000, timeoutMs: 500 };
   const post = (body: string, headers: Record<string, string> = {}) =>
     submitEnquiryForm(
       new Request("http://site/?index", {
@@ -63,5 +64,16 @@ describe("the no-JS door", () => {
       "content-type": "application/x-www-form-urlencoded; charset=UTF-8",
     });
     expect(outcome).toEqual({ status: "missing", values: { name: "Zoë", email: "", projectTitle: "EP", projectDetails: "" } });
+  });
+
+  it("a required field a reader would see nothing in is missing: the form comes back with the spec's notice, nothing is sent", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("name", "email", "projectTitle"), unseenText, async (field, value) => {
+        const body = new URLSearchParams({ ...message, [field]: value }).toString();
+        const { outcome, httpStatus } = await post(body);
+        expect([outcome.status, httpStatus]).toEqual(["missing", 400]);
+      }),
+      { numRuns: 100 },
+    );
   });
 });

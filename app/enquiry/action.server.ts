@@ -29,14 +29,14 @@ import { OUTCOME_HTTP_STATUS, outcomeOfInvoke, type FormOutcome } from "./outcom
 
 /** The largest form we read: 5,000 characters of details, each up to 12 bytes once percent-encoded. */
 export const MAX_FORM_BYTES = 64 * 1024;
-/** How long a visitor's browser may take to send the form's body. */
-export const FORM_READ_TIMEOUT_MS = 10_000;
 
 type Options = {
   supabaseUrl: string;
   anonKey: string;
   /** Shared with the function (ENQUIRY_RELAY_SECRET): vouches for the visitor's address. */
   relaySecret?: string;
+  /** How long the visitor's browser may take to send the form's body (config: server.formBodyTimeoutMs). */
+  bodyTimeoutMs: number;
   timeoutMs?: number;
 };
 
@@ -51,7 +51,7 @@ export async function submitEnquiryForm(request: Request, options: Options): Pro
   // Another site's page posting here (a cross-site form, a sandboxed frame): the front door says so.
   if (request.headers.get(CROSS_SITE_HEADER) === "1") return refused(403);
   if (!isUtf8Type(request.headers.get("content-type") ?? "", "application/x-www-form-urlencoded")) return refused(415);
-  const body = await readBody(request, MAX_FORM_BYTES, FORM_READ_TIMEOUT_MS);
+  const body = await readBody(request, MAX_FORM_BYTES, options.bodyTimeoutMs);
   if (body === "too-large") return refused(413);
   if (body === "too-slow") return refused(408);
   if (body.byteLength === 0) return refused(400);

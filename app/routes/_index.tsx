@@ -29,11 +29,12 @@ export const meta: MetaFunction = ({ matches }) => {
 export const handle: DocumentHandle = { hydrate: "on-intent", cache: "public" };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { publicEnv, relaySecret } = config();
+  const { publicEnv, relaySecret, server } = config();
   const { outcome, httpStatus } = await submitEnquiryForm(request, {
     supabaseUrl: publicEnv.supabaseUrl,
     anonKey: publicEnv.supabaseAnonKey,
     relaySecret,
+    bodyTimeoutMs: server.formBodyTimeoutMs,
   });
   return json(outcome, { status: httpStatus });
 }

@@ -6,13 +6,15 @@
  * - time limits (SERVER_*_TIMEOUT_MS, config.server.ts): Node's defaults let a slow or lying client hold
  *   a socket for minutes (requestTimeout 300 s, checked only every 30 s);
  * - the front door (front-door.server.ts): canonical paths, the trusted visitor address, the verdict on
- *   posts from other sites, before Express and Remix see the request.
+ *   posts from other sites, before Express and Remix see the request;
+ * - a refused post gets its page, then the connection closes without a reset (refusal-close.server.ts).
  */
 import { readdirSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { SiteConfig } from "~/config.server";
 import { frontDoor } from "./front-door.server";
+import { closeAfterRefusal } from "./refusal-close.server";
 
 /** How many folders of public/ are listed at most (it holds a handful). */
 const MAX_PUBLIC_FOLDERS = 1_000;
@@ -79,7 +81,10 @@ function withFrontDoor(listener: http.RequestListener): http.RequestListener {
       trustProxy: config.trustProxy,
       publicFolders: folders,
     });
-    if (verdict.kind === "pass") return listener(request, response);
+    if (verdict.kind === "pass") {
+      closeAfterRefusal(request, response);
+      return listener(request, response);
+    }
     if (verdict.kind === "redirect") {
       // Every spelling of a path leads to the one document; caches may keep the redirect.
       response.writeHead(308, { Location: verdict.location, "Cache-Control": "public, max-age=86400", "Content-Length": "0" });

@@ -58,6 +58,12 @@ const badInputs: [string, (t: string) => Request, number][] = [
   ["a missing email", (t) => enquiry({ ...valid(t), email: undefined }), 422],
   ["a missing project title", (t) => enquiry({ ...valid(t), projectTitle: "", projectDetails: t }), 422],
   ["a malformed email", (t) => enquiry({ ...valid(t), email: "ada@" }), 422],
+  // Empty and one line as a reader sees them (the mails' cleaning): decision 002.
+  ["a name of zero-width characters only", (t) => enquiry({ ...valid(t), name: "\u200B\u200C\u2060\uFEFF" }), 422],
+  ["a project title of wide spaces, a filler and a mark alone", (t) => enquiry({ ...valid(t), projectTitle: "\u3000\u3164\u0301" }), 422],
+  ["an email of bidi controls only", (t) => enquiry({ ...valid(t), email: "\u202E\u2066" }), 422],
+  ["a tab in the name", (t) => enquiry({ ...valid(t), name: "Ada\tLovelace" }), 422],
+  ["a next-line character (NEL) in the project title", (t) => enquiry({ ...valid(t), projectTitle: `EP ${t}\u0085X-Spam: 1` }), 422],
   ["a name over 100 characters", (t) => enquiry({ ...valid(t), name: "x".repeat(101) }), 422],
   ["details over 5000 characters", (t) => enquiry({ ...valid(t), projectDetails: "x".repeat(5001) }), 422],
   ["a line break in the name (header injection)", (t) => enquiry({ ...valid(t), name: "Ada\r\nBcc: victim@example.com" }), 422],

@@ -1,14 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { anyText, unseenText } from "../../../tests/unicode";
+import { studioNotification } from "../send-contact-email/emails";
 import {
   characterCount,
   FIELD_LIMITS,
   firstInvalidField,
   hasRequiredFields,
+  isBlank,
   isIdempotencyKey,
   MAX_EMAIL_LENGTH,
+  neutralize,
   normalizeEmail,
   parseContactMessage,
+  REQUIRED_FIELDS,
 } from "./contact-message";
 
 const valid = { name: " Ada ", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
@@ -190,5 +195,73 @@ describe("the contact message contract", () => {
   it("recognises idempotency keys", () => {
     expect(isIdempotencyKey("0b7c1f38-3f7e-4b43-9a43-2f0a8f1c2d3e")).toBe(true);
     expect(isIdempotencyKey("nope")).toBe(false);
+  });
+});
+
+const valid2 = { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
+
+describe("empty and one line mean what a reader sees (the mails' cleaning, decision 002)", () => {
+  it("a required field a reader would see nothing in is missing: the browser's check stops the send, the parser says it is required", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...REQUIRED_FIELDS), unseenText, (field, value) => {
+        const values = { ...valid2, [field]: value };
+        expect(isBlank(value)).toBe(true);
+        expect(hasRequiredFields(values)).toBe(false);
+        const result = parseContactMessage(values);
+        expect(result.ok).toBe(false);
+        expect(!result.ok && result.fieldErrors[field]).toMatch(/is required\.$/);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("whatever name and project title it accepts, the studio sees a non-empty, single-line value", () => {
+    fc.assert(
+      fc.property(anyText, anyText, (name, projectTitle) => {
+        const result = parseContactMessage({ ...valid2, name, projectTitle });
+        if (!result.ok) return;
+        for (const value of [result.message.name, result.message.projectTitle]) {
+          const seen = neutralize(value);
+          expect(seen).not.toBe("");
+          expect(seen).not.toMatch(/[\n\r\u2028\u2029\u0085\t]/);
+        }
+        const mail = studioNotification(result.message, { studioInbox: "studio@example.com", enquiryId: "e1" });
+        expect(mail.text).toContain(`\nName: ${neutralize(result.message.name)}\n`);
+        expect(mail.text).toMatch(/\nName: \S.*\nEmail: /);
+        expect(mail.text).toMatch(/\nProject title: \S.*\n/);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("a single-line field refuses every line break and every control, a tab included; the details keep tabs and line breaks", () => {
+    for (const mark of ["\t", "\n", "\r", "\v", "\f", "\u0085", "\u2028", "\u2029", "\u0000", "\u001b", "\u007f", "\u009b"]) {
+      for (const field of ["name", "projectTitle"] as const) {
+        const result = parseContactMessage({ ...valid2, [field]: `Ada${mark}Lovelace` });
+        expect(result.ok, JSON.stringify({ field, mark })).toBe(false);
+      }
+    }
+    expect(parseContactMessage({ ...valid2, projectDetails: "Two songs:\n\t1. Intro\n\t2. Outro" }).ok).toBe(true);
+    expect(parseContactMessage({ ...valid2, projectDetails: "Two\u000bsongs" }).ok).toBe(false);
+  });
+
+  it("details a reader would see nothing in are left out, not stored as invisible text", () => {
+    fc.assert(
+      fc.property(unseenText, (projectDetails) => {
+        const result = parseContactMessage({ ...valid2, projectDetails });
+        // Refused only for a character no field takes (a control); otherwise accepted, with no details.
+        if (result.ok) expect(result.message.projectDetails).toBe("");
+        else expect(Object.keys(result.fieldErrors)).toEqual(["projectDetails"]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a name with something to read keeps its marks, joiners and spaces between words", () => {
+    expect(parseContactMessage({ ...valid2, name: "Zoë\u200D Ng" })).toMatchObject({ ok: true, message: { name: "Zoë\u200D Ng" } });
+    expect(isBlank("\u0301\u20DD")).toBe(true);
+    expect(isBlank("e\u0301")).toBe(false);
+    expect(isBlank("\u3164\u200B\u3000")).toBe(true);
+    expect(isBlank("-")).toBe(false);
   });
 });

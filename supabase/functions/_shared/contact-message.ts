@@ -149,14 +149,51 @@ function asciiDomain(domain: string): string | null {
     return null;
   }
 }
-// C0 controls other than tab/CR/LF, DEL and C1 controls have no business in any field.
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-// eslint-disable-next-line no-control-regex -- the same, for ESLint
-const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
-const LINE_BREAKS = /[\r\n\u2028\u2029]/;
 // Half of a UTF-16 pair alone (JSON can write one: "\ud800"): no UTF-8 text holds it, so it would be
 // stored as U+FFFD. Refused like a control character.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * What a reader cannot see: controls, format characters (bidi overrides and isolates, zero-width
+ * characters, the soft hyphen, tag characters, the BOM), private-use and unassigned code points, and
+ * the letters and symbols that draw nothing (the Hangul fillers, the Mongolian vowel separator, the
+ * blank Braille pattern).
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u180E\u2800\u{1D159}]/gu;
+/** Anything a person can read: a letter, a digit, punctuation or a symbol (not a space, not a mark alone). */
+const READABLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+/** Every way of ending a line: LF, CR, VT, FF, NEL and the Unicode line and paragraph separators. */
+const LINE_BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/;
+// Controls: every one in a single-line field (a tab included); in the details, all but tab and LF.
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+// eslint-disable-next-line no-control-regex -- the same, for ESLint
+const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+const SINGLE_LINE_CONTROL_CHARS = /\p{Cc}/u;
+
+/**
+ * Visitor text as a reader sees it, in every mail client: what cannot be seen (INVISIBLE) taken out,
+ * runs of white space of any kind as one space. `lines: true` keeps line breaks (the details). The
+ * mails show the visitor's fields through this, and the contract decides "empty" on it: one cleaning,
+ * one meaning.
+ */
+export function neutralize(value: string, { lines = false } = {}): string {
+  const visible = value.replace(INVISIBLE, (c) => (lines && c === "\n" ? c : c === "\t" || c === "\r" || c === "\n" ? " " : ""));
+  return lines
+    ? visible
+        .split("\n")
+        .map((line) => line.replace(/\p{Z}+/gu, " ").trimEnd())
+        .join("\n")
+    : visible.replace(/\p{Z}+/gu, " ").trim();
+}
+
+/**
+ * A field is empty when a reader would see nothing in it: once cleaned (`neutralize`) it holds no
+ * letter, digit, punctuation or symbol. White space of any kind, invisible characters and combining
+ * marks standing alone (a mark needs a letter to sit on) are all empty.
+ */
+export function isBlank(value: string): boolean {
+  return !READABLE.test(neutralize(value));
+}
 
 /**
  * A field's text in one form, whichever door it came through: a form post sends line breaks as CRLF,
@@ -168,9 +205,9 @@ function text(value: unknown): string {
   return typeof value === "string" ? value.replace(/\r\n?/g, "\n").normalize("NFC").trim() : "";
 }
 
-/** The spec's "second check" before sending: the required fields, trimmed, are all present. */
+/** The spec's "second check" before sending: no required field is empty (`isBlank`). */
 export function hasRequiredFields(values: Partial<Record<ContactField, unknown>>): boolean {
-  return REQUIRED_FIELDS.every((field) => text(values[field]) !== "");
+  return REQUIRED_FIELDS.every((field) => !isBlank(text(values[field])));
 }
 
 export function tooLongMessage(field: ContactField): string {
@@ -190,18 +227,21 @@ export function parseContactMessage(input: unknown): ParseResult {
       continue;
     }
     const value = text(raw);
-    message[field] = value;
-    if (value === "") {
+    const singleLine = SINGLE_LINE_FIELDS.includes(field);
+    if (isBlank(value)) {
+      // Nothing a reader would see: required fields are missing, the details are left out.
+      message[field] = "";
       if ((REQUIRED_FIELDS as readonly string[]).includes(field)) {
         fieldErrors[field] = `${LABELS[field]} is required.`;
       }
       continue;
     }
+    message[field] = value;
     if (characterCount(value) > FIELD_LIMITS[field]) {
       fieldErrors[field] = tooLongMessage(field);
-    } else if (SINGLE_LINE_FIELDS.includes(field) && LINE_BREAKS.test(value)) {
+    } else if (singleLine && LINE_BREAKS.test(value)) {
       fieldErrors[field] = `${LABELS[field]} must be a single line.`;
-    } else if (CONTROL_CHARS.test(value) || LONE_SURROGATE.test(value)) {
+    } else if ((singleLine ? SINGLE_LINE_CONTROL_CHARS : CONTROL_CHARS).test(value) || LONE_SURROGATE.test(value)) {
       fieldErrors[field] = `${LABELS[field]} contains characters that are not allowed.`;
     } else if (field === "email") {
       const normalized = normalizeEmail(value);

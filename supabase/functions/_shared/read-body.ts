@@ -18,6 +18,10 @@ export function isUtf8Type(contentType: string, mediaType: string): boolean {
  * (Node). Dependency-free, Web streams only. Returns the bytes, or why not: larger than `limit` bytes
  * (it reads no further than that, and refuses at once when Content-Length says so), or not all there
  * within `timeoutMs` (a client that declares more than it sends, or trickles it).
+ *
+ * When it gives up it lets go of the body without cancelling it: what happens to the rest is the
+ * server's to decide, after the refusal has been answered. (Cancelling made Remix's Node adapter destroy
+ * the connection at once, so the visitor never saw the 408 or 413 page: app/server/refusal-close.server.ts.)
  */
 export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array | "too-large" | "too-slow"> {
   const declared = Number(request.headers.get("content-length"));
@@ -31,20 +35,15 @@ export async function readBody(request: Request, limit: number, timeoutMs: numbe
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), deadline]);
-      if (next === "too-slow") {
-        reader.cancel().catch(() => undefined);
-        return "too-slow";
-      }
+      if (next === "too-slow") return "too-slow";
       if (next.done) break;
       size += next.value.byteLength;
-      if (size > limit) {
-        reader.cancel().catch(() => undefined);
-        return "too-large";
-      }
+      if (size > limit) return "too-large";
       chunks.push(next.value);
     }
   } finally {
     clearTimeout(timer);
+    reader.releaseLock();
   }
   const bytes = new Uint8Array(size);
   let offset = 0;

@@ -4,31 +4,13 @@
  * `headerText`: the mail library encodes it, never the visitor. Addresses are the contract's ASCII form.
  */
 import { domainToUnicode } from "node:url";
-import type { ContactMessage } from "../_shared/contact-message.ts";
+import { type ContactMessage, neutralize } from "../_shared/contact-message.ts";
 
 export type Email = { to: string; replyTo?: string; subject: string; text: string; html: string };
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
-
-/**
- * Visitor text with what a reader cannot see taken out: controls, format characters (bidi overrides
- * and isolates, zero-width characters, the soft hyphen, tag characters, the BOM), private-use and
- * unassigned code points, and the invisible "filler" letters; runs of white space become one space.
- * What is left reads the same in every mail client. `lines: true` keeps line breaks (the details).
- */
-export function neutralize(value: string, { lines = false } = {}): string {
-  const visible = value.replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u180E]/gu, (c) =>
-    lines && c === "\n" ? c : c === "\t" || c === "\r" || c === "\n" ? " " : "",
-  );
-  return lines
-    ? visible
-        .split("\n")
-        .map((line) => line.replace(/\p{Z}+/gu, " ").trimEnd())
-        .join("\n")
-    : visible.replace(/\p{Z}+/gu, " ").trim();
 }
 
 /**

@@ -1,0 +1,187 @@
+// Every refusal the site decides on reaches the visitor as its page, over a real socket, whatever the
+// request's body is doing at that moment (complete, stalled, trickling, oversize with or without
+// Content-Length); then the connection closes. Against the production server on the local stack.
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_FORM_BYTES } from "../../app/enquiry/action.server";
+import { startStack, type Stack } from "../../scripts/platform/stack.mjs";
+
+let stack: Stack;
+// The no-JS form's body must arrive within SERVER_REQUEST_TIMEOUT_MS less SERVER_HEADERS_TIMEOUT_MS: 2 s here.
+const siteEnv = { SERVER_HEADERS_TIMEOUT_MS: "1000", SERVER_REQUEST_TIMEOUT_MS: "3000" };
+
+beforeAll(async () => {
+  stack = await startStack({ mail: "in-process", env: { site: siteEnv, function: { MIN_FILL_MS: "0", RATE_LIMIT_PER_CLIENT: "1" } } });
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** What the client does with the body after the request's head. */
+type Body =
+  | { kind: "complete"; text: string }
+  /** Declares `declared` bytes in Content-Length, sends `text`, then nothing more. */
+  | { kind: "stalled"; text: string; declared: number }
+  /** Declares `declared` bytes, sends one byte every 100 ms, never reaching it. */
+  | { kind: "trickling"; declared: number }
+  /** Sends bytes as fast as the socket takes them, `declared` in Content-Length or chunked when null. */
+  | { kind: "flood"; declared: number | null };
+
+type Answer = {
+  status: number;
+  head: string;
+  page: string;
+  closedAfterMs: number;
+  sentBytes: number;
+  /** How the connection ended: "end" (the server's FIN, the answer whole), or the error a reset gives. */
+  ending: string;
+};
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const validForm = form({ name: "Ada Lovelace", email: "ada@example.com", projectTitle: "An album", projectDetails: "" });
+
+/**
+ * A POST to the form's action over a raw socket. Reads until the server closes the connection (or 15 s
+ * pass); the client keeps sending its body as `body` says until then. `readsLate`: the client reads
+ * nothing for its first second (a busy phone, a slow network), as the server may already be closing.
+ */
+function post(body: Body, headers: Record<string, string> = {}, { readsLate = false } = {}): Promise<Answer> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(stack.ports.site, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    let sentBytes = 0;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const chunked = body.kind === "flood" && body.declared === null;
+    const length = body.kind === "complete" ? Buffer.byteLength(body.text) : "declared" in body ? body.declared : null;
+    const fields = {
+      Host: `127.0.0.1:${stack.ports.site}`,
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(length) }),
+      ...headers,
+    };
+    const head = ["POST /?index HTTP/1.1", ...Object.entries(fields).map(([name, value]) => `${name}: ${value}`), "", ""].join("\r\n");
+    const send = (data: string | Buffer) => {
+      if (socket.destroyed || !socket.writable) return false;
+      sentBytes += Buffer.byteLength(data);
+      return socket.write(data);
+    };
+    socket.on("connect", () => {
+      if (readsLate) {
+        socket.pause();
+        setTimeout(() => socket.resume(), 1_000);
+      }
+      send(head);
+      if (body.kind === "complete") send(body.text);
+      else if (body.kind === "stalled") send(body.text);
+      else if (body.kind === "trickling") timer = setInterval(() => send("a"), 100);
+      else {
+        const block = Buffer.alloc(16 * 1024, "a");
+        const frame = Buffer.concat([Buffer.from("4000\r\n"), block, Buffer.from("\r\n")]);
+        // Bounded: the declared length, or 64 MB chunked, whatever the server does.
+        const limit = head.length + (body.declared ?? 64 * 1024 * 1024);
+        const pump = () => {
+          while (sentBytes < limit && send(chunked ? frame : block.subarray(0, Math.min(block.length, limit - sentBytes))));
+        };
+        socket.on("drain", pump);
+        pump();
+      }
+    });
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let ending = "";
+    socket.on("end", () => (ending ||= "end"));
+    // A reset: on a real network it can arrive before the client has read the page, which is then lost.
+    socket.on("error", (error: NodeJS.ErrnoException) => (ending ||= error.code ?? error.message));
+    socket.on("close", () => {
+      clearInterval(timer);
+      clearTimeout(giveUp);
+      const text = Buffer.concat(chunks).toString("utf8");
+      const [headText = "", ...rest] = text.split("\r\n\r\n");
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headText)?.[1] ?? 0),
+        head: headText,
+        page: rest.join("\r\n\r\n"),
+        closedAfterMs: Date.now() - started,
+        sentBytes,
+        ending,
+      });
+    });
+    const giveUp = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the server kept the connection open for 15 s (answer so far: ${Buffer.concat(chunks).toString().slice(0, 200)})`));
+    }, 15_000);
+  });
+}
+
+/** The page a visitor sees: the whole document, with the form's notice for a refused post. */
+function expectRefusalPage(answer: Answer, status: number) {
+  expect(answer.status, answer.head).toBe(status);
+  expect(answer.head).toMatch(/^connection: close$/im);
+  // The body arrives whole (chunked or with its length): the document ends.
+  expect(answer.page).toContain("</html>");
+  expect(answer.page).toMatch(/data-outcome="(refused|rate-limited)"/);
+  // Closed with the server's end, not a reset, even while the client was still sending.
+  expect(answer.ending).toBe("end");
+}
+
+const oversize = MAX_FORM_BYTES + 1;
+const otherSite = { Origin: "https://elsewhere.example", "Sec-Fetch-Site": "cross-site" };
+
+describe("a refusal decided before the body is read reaches the visitor, whatever the body does", () => {
+  const bodies: Body[] = [
+    { kind: "complete", text: validForm },
+    { kind: "stalled", text: "name=Ad", declared: 500 },
+    { kind: "trickling", declared: 5_000 },
+    { kind: "flood", declared: 10 * oversize },
+    { kind: "flood", declared: null },
+  ];
+  for (const body of bodies) {
+    const label = `${body.kind}${"declared" in body ? ` (${body.declared === null ? "chunked" : `Content-Length ${body.declared}`})` : ""}`;
+    it(`403 for another site's post, body ${label}`, async () => {
+      expectRefusalPage(await post(body, otherSite), 403);
+    });
+    it(`415 for a body that is not a form, body ${label}`, async () => {
+      expectRefusalPage(await post(body, { "Content-Type": "text/plain" }), 415);
+    });
+    if (body.kind === "flood") {
+      it(`415, body ${label}, to a client that reads only after a second`, async () => {
+        expectRefusalPage(await post(body, { "Content-Type": "text/plain" }, { readsLate: true }), 415);
+      });
+    }
+  }
+});
+
+describe("a refusal decided while the body arrives reaches the visitor", () => {
+  it("413 when Content-Length says the body is too large, as the client goes on sending it", async () => {
+    expectRefusalPage(await post({ kind: "flood", declared: oversize }), 413);
+  });
+  it("413 when a chunked body grows past the limit, as the client goes on sending it", async () => {
+    expectRefusalPage(await post({ kind: "flood", declared: null }), 413);
+    expectRefusalPage(await post({ kind: "flood", declared: null }, {}, { readsLate: true }), 413);
+  });
+  it("408 when the body stops arriving", async () => {
+    const answer = await post({ kind: "stalled", text: "name=Ad", declared: 500 });
+    expectRefusalPage(answer, 408);
+    expect(answer.closedAfterMs).toBeLessThan(6_000);
+  });
+  it("408 when the body trickles slower than the time it has", async () => {
+    const answer = await post({ kind: "trickling", declared: 5_000 });
+    expectRefusalPage(answer, 408);
+    expect(answer.closedAfterMs).toBeLessThan(6_000);
+  });
+});
+
+describe("a refusal decided on a complete body reaches the visitor", () => {
+  it("400 for an empty form", async () => {
+    expectRefusalPage(await post({ kind: "complete", text: "" }), 400);
+  });
+  it("400 for a form that is not UTF-8", async () => {
+    expectRefusalPage(await post({ kind: "complete", text: "name=%FF%FE&email=a%40b.example&projectTitle=x" }), 400);
+  });
+  it("429 for a sender over its limit (one enquiry here)", async () => {
+    const first = await post({ kind: "complete", text: validForm }, { Connection: "close" });
+    expect(first.status, first.head).toBe(200);
+    const second = await post({ kind: "complete", text: form({ name: "Ada", email: "ada@example.com", projectTitle: "Another album" }) });
+    expectRefusalPage(second, 429);
+  });
+});
