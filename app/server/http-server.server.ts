@@ -81,10 +81,8 @@ function withFrontDoor(listener: http.RequestListener): http.RequestListener {
       trustProxy: config.trustProxy,
       publicFolders: folders,
     });
-    if (verdict.kind === "pass") {
-      closeAfterRefusal(request, response);
-      return listener(request, response);
-    }
+    closeAfterRefusal(request, response);
+    if (verdict.kind === "pass") return listener(request, response);
     if (verdict.kind === "redirect") {
       // Every spelling of a path leads to the one document; caches may keep the redirect.
       response.writeHead(308, { Location: verdict.location, "Cache-Control": "public, max-age=86400", "Content-Length": "0" });

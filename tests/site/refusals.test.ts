@@ -45,7 +45,7 @@ const validForm = form({ name: "Ada Lovelace", email: "ada@example.com", project
  * pass); the client keeps sending its body as `body` says until then. `readsLate`: the client reads
  * nothing for its first second (a busy phone, a slow network), as the server may already be closing.
  */
-function post(body: Body, headers: Record<string, string> = {}, { readsLate = false } = {}): Promise<Answer> {
+function post(body: Body, headers: Record<string, string> = {}, { readsLate = false, method = "POST" } = {}): Promise<Answer> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const socket = net.connect(stack.ports.site, "127.0.0.1");
@@ -60,7 +60,7 @@ function post(body: Body, headers: Record<string, string> = {}, { readsLate = fa
       ...(chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(length) }),
       ...headers,
     };
-    const head = ["POST /?index HTTP/1.1", ...Object.entries(fields).map(([name, value]) => `${name}: ${value}`), "", ""].join("\r\n");
+    const head = [`${method} /?index HTTP/1.1`, ...Object.entries(fields).map(([name, value]) => `${name}: ${value}`), "", ""].join("\r\n");
     const send = (data: string | Buffer) => {
       if (socket.destroyed || !socket.writable) return false;
       sentBytes += Buffer.byteLength(data);
@@ -168,6 +168,15 @@ describe("a refusal decided while the body arrives reaches the visitor", () => {
     const answer = await post({ kind: "trickling", declared: 5_000 });
     expectRefusalPage(answer, 408);
     expect(answer.closedAfterMs).toBeLessThan(6_000);
+  });
+});
+
+describe("a method the site does not serve", () => {
+  it("gets 405 at the front door while its body still arrives, then the connection closes without a reset", async () => {
+    const answer = await post({ kind: "flood", declared: null }, {}, { method: "PUT", readsLate: true });
+    expect(answer.status, answer.head).toBe(405);
+    expect(answer.head).toMatch(/^connection: close$/im);
+    expect(answer.ending).toBe("end");
   });
 });
 
