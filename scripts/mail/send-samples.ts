@@ -14,7 +14,8 @@ const { config } = loadConfig(Deno.env);
 const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
 if (!mailer) throw new Error("no mail transport configured");
 
-const enquiryId = (i: number) => `7f3c2a10-5b9e-4c1d-9a7e-${String(i).padStart(12, "0")}`;
+// Like real ids, each with its own first 8 characters (the reference the visitor is given).
+const enquiryId = (i: number) => `${(0x7f3c2a10 + i * 0x1111).toString(16)}-5b9e-4c1d-9a7e-${String(i).padStart(12, "0")}`;
 try {
   for (const [i, sample] of SAMPLES.entries()) {
     const delivery = { enquiryId: enquiryId(i + 1), message: sample.message };

@@ -22,6 +22,9 @@ step "Function tests under the edge runtime's Deno (2.1.x), and the Supabase CLI
 node scripts/test/function.mjs --edge-runtime
 node --test tests/deploy/
 
+step "Every mail the function sends: SpamAssassin scores, the Nu HTML checker, rendering (real SMTP catcher)"
+npx vitest run --project mail
+
 step "Production build and byte budgets"
 npm run build --silent
 node scripts/test/check-budgets.mjs
