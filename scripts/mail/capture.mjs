@@ -41,7 +41,11 @@ export async function captureSampleMail(env = {}) {
     child.stderr.on("data", (chunk) => (stderr += chunk));
     const code = await new Promise((resolve) => child.once("exit", resolve));
     if (code !== 0) throw new Error(`send-samples.ts exited ${code}:\n${stderr}`);
-    const sent = stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    const sent = stdout
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     const caught = await (await fetch(`${catcher.apiUrl}/messages`)).json();
     return await Promise.all(
       sent.map(async (mail) => {

@@ -53,7 +53,7 @@ export const HOSTILE: Sample[] = [
       email: "bobby@example.org",
       projectTitle: "<script>alert('x')</script> =?utf-8?B?QmNjOiB4QGV2aWwudGVzdA==?= & \"quotes\"",
       projectDetails:
-        "<img src=x onerror=alert(1)>\n<a href=\"javascript:alert(1)\">click</a>\n</td></tr></table><h1>broken?</h1>\n" +
+        '<img src=x onerror=alert(1)>\n<a href="javascript:alert(1)">click</a>\n</td></tr></table><h1>broken?</h1>\n' +
         "Bcc: someone@evil.test\n&amp; already escaped &lt;b&gt;",
     },
   },

@@ -25,10 +25,14 @@ try {
       [
         "digest",
         // A digest lists what was held in a flood: this enquiry first, then the other samples of its kind.
-        digestFor(config, [
-          sample,
-          ...SAMPLES.filter((other) => other !== sample && other.realistic === sample.realistic).slice(0, 2),
-        ].map((s, j) => ({ enquiryId: enquiryId(100 * (i + 1) + j), message: s.message, createdAt: new Date(Date.UTC(2026, 10, 24, 9 + j, 15)) }))),
+        digestFor(
+          config,
+          [sample, ...SAMPLES.filter((other) => other !== sample && other.realistic === sample.realistic).slice(0, 2)].map((s, j) => ({
+            enquiryId: enquiryId(100 * (i + 1) + j),
+            message: s.message,
+            createdAt: new Date(Date.UTC(2026, 10, 24, 9 + j, 15)),
+          })),
+        ),
         { digest: true },
       ],
     ] as const;

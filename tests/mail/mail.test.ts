@@ -31,7 +31,10 @@ const mail = (type: string, sample: string) => {
   return found;
 };
 const header = (m: Mail, name: string) => {
-  const block = m.raw.toString("latin1").split(/\r?\n\r?\n/, 1)[0]!.replace(/\r?\n[ \t]+/g, " ");
+  const block = m.raw
+    .toString("latin1")
+    .split(/\r?\n\r?\n/, 1)[0]!
+    .replace(/\r?\n[ \t]+/g, " ");
   return [...block.matchAll(new RegExp(`^${name}: (.*)$`, "gim"))].map((match) => match[1]!);
 };
 
@@ -57,7 +60,12 @@ async function pooled<T, R>(items: T[], limit: number, work: (item: T) => Promis
 const spamassassin = findSpamAssassin();
 if (!spamassassin) console.log("SKIP  SpamAssassin scores: `spamassassin` is not installed (scripts/test/setup.sh installs it with apt)");
 describe.skipIf(!spamassassin)("SpamAssassin (local rules, -L)", () => {
-  type Scored = { type: string; visitor: string; local: Awaited<ReturnType<typeof spamScore>>; production: Awaited<ReturnType<typeof spamScore>> };
+  type Scored = {
+    type: string;
+    visitor: string;
+    local: Awaited<ReturnType<typeof spamScore>>;
+    production: Awaited<ReturnType<typeof spamScore>>;
+  };
   let scores: Scored[] = [];
   beforeAll(async () => {
     const cases = TYPES.flatMap((type) => VISITORS.map((visitor) => mail(type, `${visitor}-realistic`)));
@@ -83,7 +91,9 @@ describe.skipIf(!spamassassin)("SpamAssassin (local rules, -L)", () => {
 
   it("a notification sent From the studio's own inbox (MAIL_FROM = STUDIO_INBOX) is what TO_EQ_FM_DIRECT_MX punishes: the check can fail", async () => {
     const [inboxSender] = await captureSampleMail({ MAIL_FROM: `Studio <${CHECK_STUDIO.STUDIO_INBOX}>` });
-    const scored = await spamScore(withProductionReceived(inboxSender!.raw, { to: CHECK_STUDIO.STUDIO_INBOX, sendingDomain: SENDING_DOMAIN }));
+    const scored = await spamScore(
+      withProductionReceived(inboxSender!.raw, { to: CHECK_STUDIO.STUDIO_INBOX, sendingDomain: SENDING_DOMAIN }),
+    );
     console.log(`SpamAssassin  notification from the inbox itself (gmail): production-style ${describeScore(scored)}`);
     expect(scored.rules.map((r) => r.name)).toContain("TO_EQ_FM_DIRECT_MX");
   }, 60_000);
@@ -95,7 +105,12 @@ describe.skipIf(!java)("the Nu HTML checker", () => {
   it("finds the HTML part of every mail valid (title, lang, no obsolete attributes), hostile enquiries included, with no warning", async () => {
     const messages = await nuCheck(mails.map((m) => m.files.html));
     console.log(`Nu HTML checker: ${mails.length} HTML parts, ${messages.length} messages`);
-    expect(messages.map((m) => `${path.basename(m.file)}:${m.line} ${m.type}/${m.subType ?? ""} ${m.message}`)).toEqual([]);
+    expect(
+      messages.map(
+        (m: { file: string; line?: number; type: string; subType?: string; message: string }) =>
+          `${path.basename(m.file)}:${m.line} ${m.type}/${m.subType ?? ""} ${m.message}`,
+      ),
+    ).toEqual([]);
   }, 60_000);
 });
 
@@ -108,7 +123,10 @@ describe("headers and parts", () => {
       expect(header(m, "Date"), m.key).toHaveLength(1);
       expect(header(m, "Message-ID")[0], m.key).toMatch(new RegExp(`^<[^@<>]+@${SENDING_DOMAIN.replace(".", "\\.")}>$`));
       const from = m.parsed.from!.value;
-      expect(from.map((a) => a.address), m.key).toEqual([`website@${SENDING_DOMAIN}`]);
+      expect(
+        from.map((a: { address?: string }) => a.address),
+        m.key,
+      ).toEqual([`website@${SENDING_DOMAIN}`]);
     }
   });
 
@@ -117,7 +135,7 @@ describe("headers and parts", () => {
       const m = mail("notification", `${visitor}-realistic`);
       expect(m.parsed.to && !Array.isArray(m.parsed.to) && m.parsed.to.text).toBe(CHECK_STUDIO.STUDIO_INBOX);
       expect(m.parsed.from!.value[0]!.name).toMatch(new RegExp(` via ${CHECK_STUDIO.STUDIO_NAME}$`));
-      expect(m.parsed.replyTo!.value.map((a) => a.address)).toHaveLength(1);
+      expect(m.parsed.replyTo!.value.map((a: { address?: string }) => a.address)).toHaveLength(1);
       expect(m.parsed.replyTo!.value[0]!.address).not.toBe(CHECK_STUDIO.STUDIO_INBOX);
     }
     expect(mail("notification", "custom-realistic").parsed.from!.value[0]!.name).toBe(`Sofía Reyes via ${CHECK_STUDIO.STUDIO_NAME}`);
@@ -126,7 +144,7 @@ describe("headers and parts", () => {
   it("a hostile name or title stays one sender and one subject: no second address, no injected header, no encoded word the visitor wrote", () => {
     for (const sample of ["markup-and-encoded-words", "invisible-rtl-and-long"]) {
       const m = mail("notification", sample);
-      expect(m.parsed.from!.value.map((a) => a.address)).toEqual([`website@${SENDING_DOMAIN}`]);
+      expect(m.parsed.from!.value.map((a: { address?: string }) => a.address)).toEqual([`website@${SENDING_DOMAIN}`]);
       expect(m.parsed.from!.value[0]!.name).not.toMatch(/[<>@"]|=\?/);
       expect(m.parsed.to && !Array.isArray(m.parsed.to) && m.parsed.to.value.length).toBe(1);
       expect(header(m, "Bcc")).toEqual([]);
@@ -143,7 +161,12 @@ describe("what the mails say", () => {
     expect(html).not.toMatch(/white-space\s*:\s*pre/);
     expect(html).toContain("Hi! We&#39;re a four-piece indie band (drums, bass, two guitars, vocals).<br>We&#39;d like to track 4 songs");
     expect(html).toContain("Thanks,<br>Maya</p>");
-    for (const value of ["Maya Okafor", "maya.okafor@gmail.com", "Debut EP – 4 songs, live tracking", "Could you send your day rate and whether mixing is included?"]) {
+    for (const value of [
+      "Maya Okafor",
+      "maya.okafor@gmail.com",
+      "Debut EP – 4 songs, live tracking",
+      "Could you send your day rate and whether mixing is included?",
+    ]) {
       expect(m.parsed.text).toContain(value);
       expect(html).toContain(value.replace(/'/g, "&#39;"));
     }

@@ -68,7 +68,10 @@ const RECORD_SENT_RETRIES_MS = [100, 500, 2000];
 /** The mail of one delivery of an enquiry, as it is sent (the mail preview and checks send these too). */
 export function emailFor(config: Config, { enquiryId, kind, message }: Pick<ClaimedDelivery, "enquiryId" | "kind" | "message">) {
   return kind === "studio"
-    ? { ...studioNotification(message, { studioInbox: config.studioInbox, enquiryId }), fromName: notificationSenderName(message.name, config.studioName) }
+    ? {
+        ...studioNotification(message, { studioInbox: config.studioInbox, enquiryId }),
+        fromName: notificationSenderName(message.name, config.studioName),
+      }
     : visitorConfirmation({ to: message.email, studioName: config.studioName, studioInbox: config.studioInbox, enquiryId });
 }
 
@@ -78,7 +81,6 @@ export function digestFor(config: Config, held: HeldEnquiry[]) {
 }
 
 export function createDelivery({ config, store, mailer, log, now, sleep = delay }: Deps) {
-
   async function recordSent(enquiryId: string, kind: DeliveryKind, providerId: string | undefined) {
     for (let attempt = 0; ; attempt++) {
       try {

@@ -237,7 +237,10 @@ export function studioDigest(
   const entries = enquiries.map(({ enquiryId, message, createdAt }) => ({
     enquiryId,
     address: message.email,
-    when: createdAt.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC"),
+    when: createdAt
+      .toISOString()
+      .replace("T", " ")
+      .replace(/\.\d+Z$/, " UTC"),
     details: shorten(neutralize(message.projectDetails, { lines: true }).trim() || "(no details)", 300),
     visitor: shown(message),
   }));

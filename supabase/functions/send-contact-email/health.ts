@@ -82,6 +82,9 @@ export function createHealth({ config, problems, warnings = [], store, clientHea
         mail: {
           transport: config.mail.transport,
           configured: config.mail.transport !== "none",
+          // For `npm run verify`: the sending domain's DNS, and the sender against the inbox.
+          from: config.mailFrom,
+          studioInbox: config.studioInbox,
           ...(config.mail.transport === "none" ? { reason: config.mail.reason } : {}),
           resendWebhook: config.mail.transport === "resend" ? Boolean(config.mail.webhookSecret) : undefined,
           studioInboxUndeliverable: "inboxUndeliverable" in db ? db.inboxUndeliverable : null,

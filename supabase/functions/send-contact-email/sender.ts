@@ -56,7 +56,7 @@ export function senderWarnings(mailFrom: string, studioInbox: string): ConfigPro
       problem:
         `is the studio's inbox (${studioInbox}): a notification From and To the same address looks forged to spam filters ` +
         `(deliverability warning, mail is still sent); send from an address of its own on the same domain, ` +
-        `e.g. website@${address.slice(address.lastIndexOf("@") + 1)} (README, Mail)`,
+        `e.g. website@${address.slice(address.lastIndexOf("@") + 1).toLowerCase()} (README, Mail)`,
     },
   ];
 }
