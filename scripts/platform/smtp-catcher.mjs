@@ -110,7 +110,7 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
         .reverse()
         .map(
           (m) =>
-            `<article><h2>${esc(m.subject)}</h2><p>To ${esc(m.to)} · Reply-To ${esc(m.replyTo)} · ${esc(m.receivedAt)}</p><pre>${esc(m.text)}</pre></article>`,
+            `<article><h2>${esc(m.subject)}</h2><p>From ${esc(m.from)} · To ${esc(m.to)} · Reply-To ${esc(m.replyTo)} · ${esc(m.receivedAt)} · <a href="/messages/${m.id}/raw">raw source</a></p><pre>${esc(m.text)}</pre></article>`,
         )
         .join("<hr>");
       res.writeHead(200, {
