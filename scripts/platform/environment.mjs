@@ -48,7 +48,11 @@ export const LOCAL_SECRETS = Object.freeze({
 });
 
 /** The sender is an address of its own, never the inbox: filters distrust mail From and To one address. */
-export const LOCAL_STUDIO = Object.freeze({ inbox: "bookings@studio.example", sender: "website@studio.example", name: "Lakeshore Sound Studio" });
+export const LOCAL_STUDIO = Object.freeze({
+  inbox: "bookings@studio.example",
+  sender: "website@studio.example",
+  name: "Lakeshore Sound Studio",
+});
 export const LOCAL_ANON_KEY = "local-anon-key";
 
 /**
