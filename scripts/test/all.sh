@@ -10,7 +10,7 @@ export NO_COLOR=1
 step "Lint and format (ESLint, Prettier, deno lint), types (tsc, deno check)"
 npm run lint --silent
 npx tsc --noEmit
-node_modules/deno/deno check --config supabase/functions/send-contact-email/deno.json supabase/functions/send-contact-email/ tests/function/ scripts/mail/
+node_modules/deno/deno check --config supabase/functions/send-contact-email/deno.json supabase/functions/send-contact-email/ tests/function/ scripts/mail/samples.ts scripts/mail/send-samples.ts
 
 step "Unit tests (Vitest)"
 npx vitest run --project unit
