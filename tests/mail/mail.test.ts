@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CHECK_STUDIO, captureSampleMail } from "../../scripts/mail/capture.mjs";
 import { findJava, nuCheck } from "../../scripts/mail/nu-checker.mjs";
 import { writeMailPreview } from "../../scripts/mail/preview.mjs";
+import { realistic } from "../../scripts/mail/samples.ts";
 import { describeScore, findSpamAssassin, spamScore, withProductionReceived } from "../../scripts/mail/spamassassin.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/platform/chromium.mjs";
 import { ROOT } from "../../scripts/platform/processes.mjs";
@@ -172,6 +173,33 @@ describe("what the mails say", () => {
     }
     // The plain text holds every line of the details, as typed.
     expect(m.parsed.text).toContain("We'd like to track 4 songs live over two days in March, then overdub vocals.\n\nCould you send");
+  });
+
+  it("for each realistic enquiry, the notification's and the digest's HTML and text parts both hold every field and every line of the details", () => {
+    const visible = (html: string) =>
+      html
+        .replace(/<br>/g, "\n")
+        .replace(/<[^>]+>/g, "")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, "&");
+    for (const visitor of VISITORS) {
+      const { message } = realistic(visitor);
+      const values = [message.name, message.email, message.projectTitle, ...message.projectDetails.split("\n").filter(Boolean)];
+      // The Gmail visitor's digest lists the three realistic enquiries (send-samples.ts).
+      for (const [type, sample] of [
+        ["notification", `${visitor}-realistic`],
+        ["digest", "gmail-realistic"],
+      ] as const) {
+        const m = mail(type, sample);
+        for (const value of values) {
+          expect(m.parsed.text, `${type} ${visitor} text`).toContain(value);
+          expect(visible(m.parsed.html as string), `${type} ${visitor} html`).toContain(value);
+        }
+      }
+    }
   });
 
   it("the notification answers in one click: a mailto link to the visitor with the subject filled in, and Reply-To", () => {
