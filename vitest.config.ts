@@ -42,6 +42,11 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // Every mail the function sends, through the real SMTP catcher: SpamAssassin, the Nu checker, rendering.
+        extends: true,
+        test: { name: "mail", environment: "node", include: ["tests/mail/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 },
+      },
     ],
   },
 });

@@ -4,11 +4,14 @@
 //   --site       the site's public URL (behind its CDN, if it has one)
 //   --function   the function's URL: https://<ref>.supabase.co/functions/v1/send-contact-email
 //   --anon-key   the public key, sent as supabase-js sends it (default: SUPABASE_ANON_KEY)
+//   --mail-from  the function's MAIL_FROM (default: MAIL_FROM, else what the function's details name): its
+//                domain's SPF, DKIM and DMARC are looked up (mail-domain.mjs; MAIL_DNS_SERVER picks the resolver)
 // With REDELIVERY_SECRET in the environment it also reads the function's health details: configuration
 // problems, the redelivery schedule, and which client-address header the platform sets (probed with
 // forged values in every candidate header).
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
+import { mailDomainChecks } from "./mail-domain.mjs";
 
 const ENQUIRY_HEADERS = ["authorization", "x-client-info", "apikey", "content-type", "idempotency-key", "x-form-fill-ms", "x-form-trap"];
 /** The headers that name a caller on some platform or proxy (send-contact-email/client-address.ts). */
@@ -27,10 +30,19 @@ const SCHEDULE_MAX_AGE_SECONDS = 15 * 60;
 const shortHash = (text) => createHash("sha256").update(text).digest("hex").slice(0, 12);
 
 /**
- * Runs every check; returns `[{ name, status: "pass" | "fail" | "skip", detail }]`.
+ * Runs every check; returns `[{ name, status: "pass" | "fail" | "skip" | "warn", detail }]` (warn: a risk, not a failure).
  * `siteUrl` and `functionUrl` without a trailing slash.
+ * @param {{ siteUrl: string, functionUrl: string, anonKey?: string, redeliverySecret?: string, mailFrom?: string, studioInbox?: string, timeoutMs?: number }} options
  */
-export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redeliverySecret, timeoutMs = 10_000 }) {
+export async function verifyDeployment({
+  siteUrl,
+  functionUrl,
+  anonKey,
+  redeliverySecret,
+  mailFrom = undefined,
+  studioInbox = undefined,
+  timeoutMs = 10_000,
+}) {
   const results = [];
   const check = async (name, run) => {
     try {
@@ -175,6 +187,14 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
       : "ok (REDELIVERY_SECRET not set: no details)";
   });
 
+  // The sending domain in DNS, and the sender against the inbox (warn: a deliverability risk, not a failure).
+  const mail = {
+    mailFrom: mailFrom ?? details?.mail?.from,
+    studioInbox: studioInbox ?? details?.mail?.studioInbox,
+    warnings: details?.warnings,
+  };
+  for (const { name, run } of mailDomainChecks(mail)) await check(name, run);
+
   await check("the site's relay is accepted by the function (a probe that stores nothing)", async () => {
     // The site asks the function's /health with its relay secret in the background (every 10 s at
     // most); wait for an answer given after this check started.
@@ -272,10 +292,12 @@ function classify(header, first, second, forged) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { site: { type: "string" }, function: { type: "string" }, "anon-key": { type: "string" } } });
+  const { values } = parseArgs({
+    options: { site: { type: "string" }, function: { type: "string" }, "anon-key": { type: "string" }, "mail-from": { type: "string" } },
+  });
   if (!values.site || !values.function) {
     console.error(
-      "usage: npm run verify -- --site https://your-site --function https://<ref>.supabase.co/functions/v1/send-contact-email [--anon-key KEY]\n(REDELIVERY_SECRET in the environment adds the health details, the client-address probe and the schedule)",
+      "usage: npm run verify -- --site https://your-site --function https://<ref>.supabase.co/functions/v1/send-contact-email [--anon-key KEY] [--mail-from ADDRESS]\n(REDELIVERY_SECRET in the environment adds the health details, the client-address probe and the schedule)",
     );
     process.exit(2);
   }
@@ -284,6 +306,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     functionUrl: values.function.replace(/\/+$/, ""),
     anonKey: values["anon-key"] ?? process.env.SUPABASE_ANON_KEY,
     redeliverySecret: process.env.REDELIVERY_SECRET,
+    mailFrom: values["mail-from"] ?? process.env.MAIL_FROM,
+    studioInbox: process.env.STUDIO_INBOX,
   });
   for (const { name, status, detail } of results) console.log(`${status.toUpperCase().padEnd(4)}  ${name}: ${detail}`);
   const failed = results.filter((r) => r.status === "fail").length;

@@ -47,7 +47,12 @@ export const LOCAL_SECRETS = Object.freeze({
   resendWebhook: `whsec_${Buffer.from("local-resend-webhook-key-not-for-production").toString("base64")}`,
 });
 
-export const LOCAL_STUDIO = Object.freeze({ inbox: "bookings@studio.example", name: "Lakeshore Sound Studio" });
+/** The sender is an address of its own, never the inbox: filters distrust mail From and To one address. */
+export const LOCAL_STUDIO = Object.freeze({
+  inbox: "bookings@studio.example",
+  sender: "website@studio.example",
+  name: "Lakeshore Sound Studio",
+});
 export const LOCAL_ANON_KEY = "local-anon-key";
 
 /**
@@ -60,7 +65,7 @@ export function functionEnvironment({ databaseUrl, smtpPort, siteOrigins }) {
     MAIL_TRANSPORT: "smtp",
     SMTP_HOST: "127.0.0.1",
     SMTP_PORT: String(smtpPort),
-    MAIL_FROM: `${LOCAL_STUDIO.name} <${LOCAL_STUDIO.inbox}>`,
+    MAIL_FROM: `${LOCAL_STUDIO.name} <${LOCAL_STUDIO.sender}>`,
     STUDIO_INBOX: LOCAL_STUDIO.inbox,
     STUDIO_NAME: LOCAL_STUDIO.name,
     ALLOWED_ORIGINS: siteOrigins.join(","),

@@ -2,6 +2,8 @@
 // Like a real mail server it refuses recipients that do not exist: any address at REJECTED_DOMAIN gets
 // "550 5.1.1 no such user" (permanent), so tests can prove how the function treats a permanent refusal.
 //   GET /messages (JSON)   GET /messages/count   DELETE /messages   GET / (an HTML list for people)
+//   GET /messages/<id>/raw: one message as it came over the wire (message/rfc822, the bytes as received,
+//   as Mailpit's /api/v1/message/<id>/raw), for a spam filter or a validator to read what was sent
 // Run on its own (a separate process, so a load generator's timings are not disturbed by it):
 //   node scripts/platform/smtp-catcher.mjs <smtpPort> <httpPort>
 import http from "node:http";
@@ -76,6 +78,20 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify(all));
     }
+    const raw = /^\/messages\/(\d+)\/raw$/.exec(req.url ?? "");
+    if (raw && req.method === "GET") {
+      const message = messages.find((m) => m.id === Number(raw[1]));
+      if (!message) {
+        res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+        return res.end(`no message ${raw[1]}\n`);
+      }
+      res.writeHead(200, {
+        "content-type": "message/rfc822",
+        "content-length": message.raw.length,
+        "content-disposition": `inline; filename="message-${message.id}.eml"`,
+      });
+      return res.end(message.raw);
+    }
     if (req.url === "/messages/count" && req.method === "GET") {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify({ count: messages.length }));
@@ -94,7 +110,7 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
         .reverse()
         .map(
           (m) =>
-            `<article><h2>${esc(m.subject)}</h2><p>To ${esc(m.to)} · Reply-To ${esc(m.replyTo)} · ${esc(m.receivedAt)}</p><pre>${esc(m.text)}</pre></article>`,
+            `<article><h2>${esc(m.subject)}</h2><p>From ${esc(m.from)} · To ${esc(m.to)} · Reply-To ${esc(m.replyTo)} · ${esc(m.receivedAt)} · <a href="/messages/${m.id}/raw">raw source</a></p><pre>${esc(m.text)}</pre></article>`,
         )
         .join("<hr>");
       res.writeHead(200, {

@@ -10,7 +10,7 @@ export NO_COLOR=1
 step "Lint and format (ESLint, Prettier, deno lint), types (tsc, deno check)"
 npm run lint --silent
 npx tsc --noEmit
-node_modules/deno/deno check --config supabase/functions/send-contact-email/deno.json supabase/functions/send-contact-email/ tests/function/
+node_modules/deno/deno check --config supabase/functions/send-contact-email/deno.json supabase/functions/send-contact-email/ tests/function/ scripts/mail/samples.ts scripts/mail/send-samples.ts
 
 step "Unit tests (Vitest)"
 npx vitest run --project unit
@@ -21,6 +21,9 @@ node scripts/test/function.mjs
 step "Function tests under the edge runtime's Deno (2.1.x), and the Supabase CLI on this repo"
 node scripts/test/function.mjs --edge-runtime
 node --test tests/deploy/
+
+step "Every mail the function sends: SpamAssassin scores, the Nu HTML checker, rendering (real SMTP catcher)"
+npx vitest run --project mail
 
 step "Production build and byte budgets"
 npm run build --silent

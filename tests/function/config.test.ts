@@ -16,7 +16,7 @@ const DEPLOYED: Record<string, string> = {
   MAIL_TRANSPORT: "resend",
   RESEND_API_KEY: "re_8fK2mQ9xL4vB7nR1tY5wZ3cD",
   RESEND_WEBHOOK_SECRET: `whsec_${btoa("a-real-looking-signing-key-0123456789")}`,
-  MAIL_FROM: "Lakeshore Sound Studio <bookings@lakeshoresound.ca>",
+  MAIL_FROM: "Lakeshore Sound Studio <website@lakeshoresound.ca>",
   STUDIO_INBOX: "bookings@lakeshoresound.ca",
   ALLOWED_ORIGINS: "https://lakeshoresound.ca,https://www.lakeshoresound.ca",
   CLIENT_IP_HEADER: "x-forwarded-for",
@@ -32,6 +32,8 @@ const problemsOf = (env: Record<string, string | undefined>) => {
 test("the hosted platform is production (SB_REGION); a real-looking configuration has no problem", () => {
   assert.equal(loadConfig(new Map(Object.entries(DEPLOYED))).config.production, true);
   assert.deepEqual(problemsOf({}), []);
+  assert.deepEqual(loadConfig(new Map(Object.entries(DEPLOYED))).warnings, []);
+  assert.deepEqual(loadConfig(new Map(Object.entries(PLATFORM_ENV))).warnings, [], "the local platform sends from website@, not the inbox");
   assert.equal(loadConfig(new Map(Object.entries(PLATFORM_ENV))).config.production, false);
   assert.deepEqual(loadConfig(new Map(Object.entries(PLATFORM_ENV))).problems, [], "the local platform's values are fine locally");
 });
@@ -287,6 +289,40 @@ test("/health: ok to anyone on a healthy function; the owner's details name the 
   assert.deepEqual(details.clientAddress.arrived["cf-connecting-ip"], [await hash("203.0.113.5")]);
   assert.equal(details.clientAddress.configuredArrived, true);
   assert.doesNotMatch(JSON.stringify(details), /198\.51\.100\.77|203\.0\.113\.5/, "values are never shown, only their hashes");
+});
+
+test("MAIL_FROM the same mailbox as STUDIO_INBOX (any case, a +tag, a display name) is a deliverability warning, not a problem: /health stays ok and names it to the owner", async () => {
+  for (const mailFrom of [
+    "Lakeshore Sound Studio <bookings@lakeshoresound.ca>",
+    "Bookings+web@LakeshoreSound.ca",
+    "bookings@lakeshoresound.ca",
+  ]) {
+    const { problems, warnings } = loadConfig(new Map(Object.entries({ ...DEPLOYED, MAIL_FROM: mailFrom })));
+    assert.deepEqual(problems, [], mailFrom);
+    assert.equal(warnings.length, 1, mailFrom);
+    assert.match(
+      `${warnings[0]!.variable} ${warnings[0]!.problem}`,
+      /^MAIL_FROM is the studio's inbox .*looks forged to spam filters .*website@lakeshoresound\.ca/,
+    );
+  }
+  // Unset, locally: the default sender is website@, never the default inbox.
+  const { config } = loadConfig(new Map(Object.entries({ ...PLATFORM_ENV, MAIL_FROM: "" })));
+  assert.match(config.mailFrom, /<website@/);
+
+  await using fn = setup({ MAIL_FROM: "Studio <studio@studio.test>" });
+  assert.deepEqual(fn.problems, []);
+  assert.equal(fn.warnings.length, 1);
+  assert.deepEqual(await (await fn.handle(new Request(`${URL_}/health`))).json(), { status: "ok" });
+  const details = await (
+    await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }))
+  ).json();
+  assert.equal(details.status, "ok");
+  assert.deepEqual(details.problems, []);
+  assert.deepEqual(
+    details.warnings.map((w: { variable: string }) => w.variable),
+    ["MAIL_FROM"],
+  );
+  assert.equal(details.mail.from, "Studio <studio@studio.test>");
 });
 
 test("/health tells a caller with the relay secret whether the function recognises it", async () => {

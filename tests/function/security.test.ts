@@ -6,6 +6,8 @@ import fc from "fast-check";
 import { normalizeEmail, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 import { headerText, studioNotification, visitorConfirmation } from "../../supabase/functions/send-contact-email/emails.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
+import { notificationSenderName } from "../../supabase/functions/send-contact-email/sender.ts";
+import { startResendStandIn } from "./resend-standin.ts";
 import {
   allMail,
   db,
@@ -142,9 +144,45 @@ test("any Unicode in every field never reaches a header raw: no line break, cont
         }
       }
       assert.equal(headerText(projectTitle).includes("\n"), false);
+      // The notification's sender name (From) is made from the visitor's name: only ever a name.
+      const sender = notificationSenderName(name, "Test Studio");
+      assert.doesNotMatch(sender.replaceAll("\u2060", ""), invisible, JSON.stringify(sender));
+      assert.doesNotMatch(sender, /=\?[^?\u2060]*\?[bq]\?/i);
+      assert.doesNotMatch(sender, /["<>@,;:()[\]\\]/, JSON.stringify(sender));
+      assert.match(sender, /(^| via )Test Studio$/);
     }),
     { numRuns: 3000 },
   );
+});
+
+test("a visitor's name posing as an address, a list or an encoded word is the notification's sender name only: From is one mailbox, MAIL_FROM's, over SMTP and Resend", async () => {
+  const name = '"CEO" <ceo@bank.example>, =?utf-8?Q?x?= Eve; (admin)';
+  const t = token();
+  {
+    await using fn = setup();
+    assert.equal((await fn.handle(enquiry({ ...valid(t), name }))).status, 200);
+    const studio = (await allMail()).find((m) => m.text.includes(t) && m.to === STUDIO_INBOX)!;
+    assert.ok(studio, "the studio mail arrived");
+    const from = JSON.parse(studio.headers.from!) as { value: { address: string; name: string }[] };
+    assert.deepEqual(
+      from.value.map((v) => v.address),
+      [/<([^>]+)>/.exec(fn.config.mailFrom)![1]],
+    );
+    assert.equal(from.value[0]!.name.replaceAll("\u2060", ""), "CEO ceo bank.example =?utf-8?Q?x?= Eve admin via Test Studio");
+  }
+  await using resend = startResendStandIn("re_test_key");
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url });
+  assert.equal((await fn.handle(enquiry({ ...valid(`${t}r`), name }))).status, 200);
+  const sent = resend.sent.find((s) => String(s.body.text).includes(`${t}r`) && (s.body.to as string[])[0] === STUDIO_INBOX)!;
+  const address = /<([^>]+)>/.exec(fn.config.mailFrom)![1];
+  assert.equal(
+    String(sent.body.from).replaceAll("\u2060", ""),
+    `"CEO ceo bank.example =?utf-8?Q?x?= Eve admin via Test Studio" <${address}>`,
+  );
+  const confirmation = resend.sent.find(
+    (s) => (s.body.to as string[])[0] !== STUDIO_INBOX && String(s.body.subject).startsWith("We received"),
+  )!;
+  assert.equal(confirmation.body.from, fn.config.mailFrom.replace(/^(.*?) </, '"$1" <'));
 });
 
 for (const [what, title] of [

@@ -102,7 +102,7 @@ export function testEnv(env: Record<string, string> = {}): Record<string, string
  * `afterEnquiry: false` leaves out the redelivery run after each enquiry, for tests that count attempts.
  */
 export function setup(env: Record<string, string> = {}, { afterEnquiry = true } = {}) {
-  const { config, problems } = loadConfig(new Map(Object.entries(testEnv(env))));
+  const { config, problems, warnings } = loadConfig(new Map(Object.entries(testEnv(env))));
   const store = config.databaseUrl ? createStore(config.databaseUrl, { connectTimeoutSeconds: 2, max: 2 }) : undefined;
   const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
   const lines: LogLine[] = [];
@@ -110,6 +110,7 @@ export function setup(env: Record<string, string> = {}, { afterEnquiry = true } 
   const handler = createHandler({
     config,
     problems,
+    warnings,
     store,
     mailer,
     log: (line) => lines.push(line),
@@ -125,6 +126,7 @@ export function setup(env: Record<string, string> = {}, { afterEnquiry = true } 
   return {
     config,
     problems,
+    warnings,
     handle,
     handler,
     lines,

@@ -48,7 +48,11 @@ describe("npm run verify", () => {
   it("passes against the healthy local stack, one line per check", async () => {
     const { code, output } = await verify(stack.siteUrl);
     expect(code, output).toBe(0);
-    expect(output.split("\n").filter((l) => /^(PASS|FAIL|SKIP)\s/.test(l)).length).toBe(11);
+    expect(output.split("\n").filter((l) => /^(PASS|FAIL|SKIP|WARN)\s/.test(l)).length).toBe(15);
+    // The sender (from the function's details) is not the inbox; its .example domain has no DNS to check.
+    expect(line(output, "sender is not the studio's inbox")).toMatch(/^PASS .*website@studio\.example is not STUDIO_INBOX/);
+    for (const dns of ["SPF:", "DKIM:", "DMARC:"])
+      expect(line(output, dns)).toMatch(/^SKIP .*documentation or local domain \(studio\.example\)/);
     expect(line(output, "trusts the proxy in front")).toMatch(/^PASS .*direct/);
     expect(line(output, "the site's relay is accepted")).toMatch(/^PASS/);
     expect(line(output, "client address")).toMatch(/^SKIP .*none is trustworthy.*not on the hosted platform/);

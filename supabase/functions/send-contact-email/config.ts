@@ -16,6 +16,7 @@ import {
   secretProblem,
 } from "../_shared/config-checks.ts";
 import { isDeliverableEmail } from "../_shared/contact-message.ts";
+import { senderWarnings } from "./sender.ts";
 
 export type MailConfig =
   | { transport: "resend"; apiKey: string; apiUrl: string; webhookSecret?: string }
@@ -90,7 +91,7 @@ export function isHostedPlatform(env: Env): boolean {
 /** Headers that carry a list of addresses, one appended by each proxy. */
 const LIST_HEADERS = new Set(["x-forwarded-for", "forwarded"]);
 
-export function loadConfig(source: Env): { config: Config; problems: ConfigProblem[] } {
+export function loadConfig(source: Env): { config: Config; problems: ConfigProblem[]; warnings: ConfigProblem[] } {
   // Every name looked up is recorded: what is set but never read, and looks like one, is a misspelling.
   const read = new Set<string>();
   const env: Env = { get: (key) => (read.add(key), source.get(key)) };
@@ -172,7 +173,8 @@ export function loadConfig(source: Env): { config: Config; problems: ConfigProbl
     problem("MAIL_TRANSPORT", `must be "resend" or "smtp", got "${transport}": no mail can be sent`);
     mail = { transport: "none", reason: `MAIL_TRANSPORT is "${transport}"` };
   }
-  const mailFrom = required("MAIL_FROM", "Studio Bookings <bookings@studio.example>");
+  // Never the inbox by default: a mail From and To one address looks forged to filters (sender.ts).
+  const mailFrom = required("MAIL_FROM", "Lakeshore Sound Studio <website@studio.example>");
   // Not an address: the provider refuses every mail (Resend 422), which no start-up check would see.
   if (!isDeliverableEmail(/<([^<>]*)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom)) {
     problem("MAIL_FROM", `must be an address or "Name <address>", got "${mailFrom}": no mail can be sent from it`);
@@ -258,5 +260,7 @@ export function loadConfig(source: Env): { config: Config; problems: ConfigProbl
   };
   const present = source.toObject ? Object.keys(source.toObject()) : source.keys ? [...source.keys()] : [];
   problems.push(...misspelledVariables(present, read));
-  return { config, problems };
+  // What hurts delivery but stops nothing: logged as a warning, listed by /health, never a problem.
+  const warnings = senderWarnings(mailFrom, studioInbox);
+  return { config, problems, warnings };
 }

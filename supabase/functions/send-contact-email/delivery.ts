@@ -21,7 +21,8 @@ import { studioDigest, studioNotification, visitorConfirmation } from "./emails.
 import { errorText, type Log } from "./log.ts";
 import { mailboxOf } from "./mailbox.ts";
 import { MailError, type Mailer } from "./mailer.ts";
-import type { ClaimedDelivery, DeliveryKind, Store } from "./store.ts";
+import { notificationSenderName } from "./sender.ts";
+import type { ClaimedDelivery, DeliveryKind, HeldEnquiry, Store } from "./store.ts";
 
 /** The most enquiries one digest lists; more wait for the next run. */
 const DIGEST_MAX = 200;
@@ -64,13 +65,22 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Waits before each retry of recording "sent": the database may be restarting. */
 const RECORD_SENT_RETRIES_MS = [100, 500, 2000];
 
-export function createDelivery({ config, store, mailer, log, now, sleep = delay }: Deps) {
-  function emailFor({ enquiryId, kind, message }: ClaimedDelivery) {
-    return kind === "studio"
-      ? studioNotification(message, { studioInbox: config.studioInbox, enquiryId })
-      : visitorConfirmation({ to: message.email, studioName: config.studioName, studioInbox: config.studioInbox, enquiryId });
-  }
+/** The mail of one delivery of an enquiry, as it is sent (the mail preview and checks send these too). */
+export function emailFor(config: Config, { enquiryId, kind, message }: Pick<ClaimedDelivery, "enquiryId" | "kind" | "message">) {
+  return kind === "studio"
+    ? {
+        ...studioNotification(message, { studioInbox: config.studioInbox, enquiryId }),
+        fromName: notificationSenderName(message.name, config.studioName),
+      }
+    : visitorConfirmation({ to: message.email, studioName: config.studioName, studioInbox: config.studioInbox, enquiryId });
+}
 
+/** The studio's digest of enquiries held during a flood, as it is sent. */
+export function digestFor(config: Config, held: HeldEnquiry[]) {
+  return studioDigest(held, { studioInbox: config.studioInbox });
+}
+
+export function createDelivery({ config, store, mailer, log, now, sleep = delay }: Deps) {
   async function recordSent(enquiryId: string, kind: DeliveryKind, providerId: string | undefined) {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -97,7 +107,7 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
     const { enquiryId, kind } = delivery;
     let providerId: string | undefined;
     try {
-      providerId = await mail.send(emailFor(delivery), `${enquiryId}:${kind}`, { enquiry: enquiryId, kind });
+      providerId = await mail.send(emailFor(config, delivery), `${enquiryId}:${kind}`, { enquiry: enquiryId, kind });
     } catch (error) {
       const cause = error instanceof MailError ? error.failure : "temporary";
       if (cause === "account") {
@@ -146,7 +156,7 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
     // The same set of enquiries is the same mail: the provider drops a repeat of it.
     const key = `digest:${await sha256([...ids].sort().join(","))}`;
     try {
-      await mail.send(studioDigest(held, { studioInbox: config.studioInbox }), key, { digest: true });
+      await mail.send(digestFor(config, held), key, { digest: true });
     } catch (error) {
       await store.finishDigest(ids, false);
       if (error instanceof MailError && error.failure === "account") await accountRefused(error, undefined);

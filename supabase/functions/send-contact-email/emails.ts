@@ -2,11 +2,23 @@
  * The mails of an enquiry, as plain text and HTML. Visitor text is always neutralised (nothing
  * invisible reaches a reader) and HTML-escaped, and reaches a header (the Subject) only through
  * `headerText`: the mail library encodes it, never the visitor. Addresses are the contract's ASCII form.
+ * The HTML is a valid document (title, lang; checked by the Nu HTML checker in `npm test`) that keeps
+ * to what every mail client renders: line breaks as <br> and paragraphs, never CSS (Outlook for
+ * Windows ignores white-space), inline styles only, no images, no scripts (docs/decisions/018).
  */
 import { domainToUnicode } from "node:url";
 import { type ContactMessage, neutralize } from "../_shared/contact-message.ts";
 
-export type Email = { to: string; replyTo?: string; subject: string; text: string; html: string };
+export type Email = {
+  to: string;
+  replyTo?: string;
+  /** The sender's display name for this mail (sender.ts); MAIL_FROM's own name when not set. */
+  fromName?: string;
+  subject: string;
+  /** The whole mail as plain text: everything the HTML part says. */
+  text: string;
+  html: string;
+};
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export function escapeHtml(value: string): string {
@@ -71,8 +83,38 @@ function scriptsOf(label: string): Set<string> {
   return found;
 }
 
-const layout = (body: string) =>
-  `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#17151d">${body}</body></html>`;
+/** The studio's language: the mails' own words are English; a visitor's text is marked dir="auto". */
+const LANG = "en";
+const FONT = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+
+/** A whole HTML document for a mail: every mail client takes it, and the Nu checker finds it valid. */
+function layout(title: string, body: string): string {
+  return (
+    `<!DOCTYPE html>\n<html lang="${LANG}">\n<head>\n<meta charset="utf-8">\n` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(title)}</title>\n</head>\n` +
+    `<body style="margin:0;padding:16px;background:#ffffff;color:#17151d;${FONT};font-size:16px;line-height:1.5">\n` +
+    `<div style="max-width:600px;overflow-wrap:anywhere;word-break:break-word">\n${body}\n</div>\n</body>\n</html>\n`
+  );
+}
+
+/**
+ * Visitor text of several lines as HTML: escaped; a blank line starts a paragraph, a line break is a
+ * <br>. Markup, not CSS, so the lines survive in every client (Outlook ignores white-space: pre-wrap).
+ */
+export function paragraphs(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((block) => block.replace(/^\n+|\n+$/g, ""))
+    .filter((block) => block.trim() !== "")
+    .map((block) => `<p dir="auto" style="margin:0 0 12px">${block.split("\n").map(escapeHtml).join("<br>")}</p>`)
+    .join("\n");
+}
+
+/** A mailto: link's target: the address (percent-encoded where RFC 6068 asks) and a subject. */
+export function mailtoHref(address: string, subject?: string): string {
+  const to = encodeURIComponent(address).replace(/%40/g, "@");
+  return `mailto:${to}${subject ? `?subject=${encodeURIComponent(subject)}` : ""}`;
+}
 
 /** The visitor's fields as every mail shows them: nothing invisible, the address with its Unicode form. */
 function shown(message: ContactMessage) {
@@ -80,36 +122,54 @@ function shown(message: ContactMessage) {
     name: neutralize(message.name),
     email: addressForStudio(message.email),
     projectTitle: neutralize(message.projectTitle),
-    projectDetails: neutralize(message.projectDetails, { lines: true }),
+    projectDetails: neutralize(message.projectDetails, { lines: true }).replace(/^\n+|\n+$/g, ""),
   };
 }
 
-/** To the studio: the whole enquiry, with Reply-To set to the visitor. */
+/** The short reference the visitor's confirmation gives (the enquiry id's first 8 characters). */
+const referenceOf = (enquiryId: string) => enquiryId.slice(0, 8);
+
+/**
+ * To the studio: everything the visitor typed, escaped, and one click to answer: Reply-To is the
+ * visitor, and a "Reply to …" link opens a mail to them with the subject filled in.
+ */
 export function studioNotification(message: ContactMessage, opts: { studioInbox: string; enquiryId: string }): Email {
   const visitor = shown(message);
-  const details = visitor.projectDetails || "(none)";
+  const subject = headerText(`New enquiry: ${message.projectTitle}`);
+  const replySubject = `Re: ${visitor.projectTitle}`;
+  const reference = referenceOf(opts.enquiryId);
   const text = [
-    `New booking enquiry (${opts.enquiryId})`,
+    "New booking enquiry",
     "",
     `Name: ${visitor.name}`,
     `Email: ${visitor.email}`,
     `Project title: ${visitor.projectTitle}`,
     "",
     "Project details:",
-    details,
+    visitor.projectDetails || "(none)",
     "",
-    "Reply to this e-mail to answer the visitor.",
+    `To answer ${visitor.name}, reply to this e-mail (it goes to ${message.email}).`,
+    "",
+    `Reference: ${reference} (enquiry ID: ${opts.enquiryId})`,
   ].join("\n");
+  const cell = "padding:4px 12px 4px 0;vertical-align:top";
   const row = (label: string, value: string) =>
-    `<tr><th align="left" style="padding:4px 12px 4px 0">${label}</th><td>${escapeHtml(value)}</td></tr>`;
+    `<tr><th scope="row" style="${cell};text-align:left;font-weight:600;white-space:nowrap">${label}</th><td dir="auto" style="${cell}">${value}</td></tr>`;
+  const mailto = escapeHtml(mailtoHref(message.email, replySubject));
   const html = layout(
-    `<h1 style="font-size:20px">New booking enquiry</h1><table>${row("Name", visitor.name)}${row("Email", visitor.email)}${row(
-      "Project title",
-      visitor.projectTitle,
-    )}</table><h2 style="font-size:16px">Project details</h2><p style="white-space:pre-wrap">${escapeHtml(details)}</p>` +
-      `<p style="color:#555">Enquiry ${escapeHtml(opts.enquiryId)}. Reply to this e-mail to answer the visitor.</p>`,
+    subject,
+    `<h1 style="font-size:20px;margin:0 0 12px">New booking enquiry</h1>\n` +
+      `<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">` +
+      row("Name", escapeHtml(visitor.name)) +
+      row("Email", `<a href="${mailto}" style="color:#4b2bb3">${escapeHtml(visitor.email)}</a>`) +
+      row("Project title", escapeHtml(visitor.projectTitle)) +
+      `</table>\n<h2 style="font-size:16px;margin:0 0 8px">Project details</h2>\n` +
+      (paragraphs(visitor.projectDetails) || `<p style="margin:0 0 12px">(none)</p>`) +
+      `\n<p style="margin:20px 0"><a href="${mailto}" style="display:inline-block;padding:10px 16px;border-radius:6px;background:#4b2bb3;color:#ffffff;font-weight:600;text-decoration:none">Reply to ${escapeHtml(visitor.name)}</a></p>\n` +
+      `<p style="margin:0 0 8px;color:#555555;font-size:14px">Or reply to this e-mail: it goes to ${escapeHtml(message.email)}.</p>\n` +
+      `<p style="margin:0;color:#555555;font-size:14px">Reference: ${escapeHtml(reference)} (enquiry ID: ${escapeHtml(opts.enquiryId)})</p>`,
   );
-  return { to: opts.studioInbox, replyTo: message.email, subject: headerText(`New enquiry: ${message.projectTitle}`), text, html };
+  return { to: opts.studioInbox, replyTo: message.email, subject, text, html };
 }
 
 /**
@@ -121,7 +181,8 @@ export function studioNotification(message: ContactMessage, opts: { studioInbox:
  * (the stored, normalised one) and its reference.
  */
 export function visitorConfirmation(opts: { to: string; studioName: string; studioInbox: string; enquiryId: string }): Email {
-  const reference = opts.enquiryId.slice(0, 8);
+  const reference = referenceOf(opts.enquiryId);
+  const subject = `We received your enquiry – ${opts.studioName}`;
   const text = [
     "Hi there,",
     "",
@@ -133,18 +194,19 @@ export function visitorConfirmation(opts: { to: string; studioName: string; stud
     opts.studioName,
   ].join("\n");
   const html = layout(
-    `<p>Hi there,</p><p>Thanks for contacting ${escapeHtml(opts.studioName)}. We received your enquiry ` +
-      `(reference ${escapeHtml(reference)}).<br>We'll get back to you within 24 hours.</p>` +
-      `<p>If you need us sooner, write to <a href="mailto:${escapeHtml(opts.studioInbox)}">${escapeHtml(opts.studioInbox)}</a>.</p>` +
-      `<p>${escapeHtml(opts.studioName)}</p>`,
+    subject,
+    `<p style="margin:0 0 12px">Hi there,</p>\n<p style="margin:0 0 12px">Thanks for contacting ${escapeHtml(opts.studioName)}. We received your enquiry ` +
+      `(reference ${escapeHtml(reference)}).<br>We'll get back to you within 24 hours.</p>\n` +
+      `<p style="margin:0 0 12px">If you need us sooner, write to <a href="${escapeHtml(mailtoHref(opts.studioInbox))}" style="color:#4b2bb3">${escapeHtml(opts.studioInbox)}</a>.</p>\n` +
+      `<p style="margin:0">${escapeHtml(opts.studioName)}</p>`,
   );
-  return { to: opts.to, replyTo: opts.studioInbox, subject: `We received your enquiry – ${opts.studioName}`, text, html };
+  return { to: opts.to, replyTo: opts.studioInbox, subject, text, html };
 }
 
 /**
  * To the studio, instead of one mail each, for enquiries that arrived past the global rate (a flood):
- * oldest first, each with its sender and title, the details shortened; the full rows are in
- * contact_enquiries.
+ * oldest first, each with its sender and title, the details shortened, and a link to reply to its
+ * visitor; the full rows are in contact_enquiries.
  */
 export function studioDigest(
   enquiries: { enquiryId: string; message: ContactMessage; createdAt: Date }[],
@@ -154,27 +216,40 @@ export function studioDigest(
   const intro =
     "These arrived while enquiries came in faster than usual, so they are sent together. " +
     "Reply to each visitor at the address given; every enquiry is stored in full (contact_enquiries).";
-  const entries = enquiries.map(({ enquiryId, message, createdAt }) => ({ enquiryId, createdAt, visitor: shown(message) }));
+  const entries = enquiries.map(({ enquiryId, message, createdAt }) => ({
+    enquiryId,
+    address: message.email,
+    when: createdAt
+      .toISOString()
+      .replace("T", " ")
+      .replace(/\.\d+Z$/, " UTC"),
+    details: shorten(neutralize(message.projectDetails, { lines: true }).trim() || "(no details)", 300),
+    visitor: shown(message),
+  }));
   const text = [
     subject,
     "",
     intro,
-    ...entries.flatMap(({ enquiryId, createdAt, visitor }) => [
+    ...entries.flatMap(({ enquiryId, when, details, visitor }) => [
       "",
       `- ${visitor.projectTitle}`,
-      `  From: ${visitor.name} <${visitor.email}>, ${createdAt.toISOString()}`,
-      `  ${shorten(visitor.projectDetails || "(no details)", 300).replace(/\s+/g, " ")}`,
-      `  Enquiry ${enquiryId}`,
+      `  From: ${visitor.name} <${visitor.email}>, ${when}`,
+      ...details.split("\n").map((line) => `  ${line}`),
+      `  Reference: ${referenceOf(enquiryId)} (enquiry ID: ${enquiryId})`,
     ]),
   ].join("\n");
   const items = entries
     .map(
-      ({ enquiryId, createdAt, visitor }) =>
-        `<li><strong>${escapeHtml(visitor.projectTitle)}</strong><br>From ${escapeHtml(visitor.name)} &lt;${escapeHtml(visitor.email)}&gt;, ` +
-        `${escapeHtml(createdAt.toISOString())}<br><span style="color:#555">${escapeHtml(shorten(visitor.projectDetails || "(no details)", 300))}</span>` +
-        `<br><small>Enquiry ${escapeHtml(enquiryId)}</small></li>`,
+      ({ enquiryId, address, when, details, visitor }) =>
+        `<li style="margin:0 0 16px"><strong dir="auto">${escapeHtml(visitor.projectTitle)}</strong><br>` +
+        `From <span dir="auto">${escapeHtml(visitor.name)}</span> &lt;<a href="${escapeHtml(mailtoHref(address, `Re: ${visitor.projectTitle}`))}" style="color:#4b2bb3">${escapeHtml(visitor.email)}</a>&gt;, ${escapeHtml(when)}<br>` +
+        `<span dir="auto" style="color:#444444">${details.split("\n").map(escapeHtml).join("<br>")}</span><br>` +
+        `<small style="color:#555555">Reference: ${escapeHtml(referenceOf(enquiryId))} (enquiry ID: ${escapeHtml(enquiryId)})</small></li>`,
     )
-    .join("");
-  const html = layout(`<h1 style="font-size:20px">${escapeHtml(subject)}</h1><p>${escapeHtml(intro)}</p><ul>${items}</ul>`);
+    .join("\n");
+  const html = layout(
+    subject,
+    `<h1 style="font-size:20px;margin:0 0 12px">${escapeHtml(subject)}</h1>\n<p style="margin:0 0 12px">${escapeHtml(intro)}</p>\n<ul style="padding-left:20px">\n${items}\n</ul>`,
+  );
   return { to: opts.studioInbox, subject, text, html };
 }

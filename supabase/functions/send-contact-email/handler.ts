@@ -29,6 +29,8 @@ export type Deps = {
   config: Config;
   /** What config.ts found wrong (reported by /health). */
   problems?: readonly ConfigProblem[];
+  /** Deliverability warnings (config.ts): /health lists them to the owner; they do not make it an error. */
+  warnings?: readonly ConfigProblem[];
   store: Store | undefined;
   mailer: Mailer | undefined;
   /**
@@ -67,6 +69,7 @@ const ROUTES: Record<string, Route> = Object.fromEntries(
 export function createHandler({
   config,
   problems = [],
+  warnings = [],
   store,
   mailer,
   waitUntil = (work) => void work,
@@ -77,7 +80,7 @@ export function createHandler({
 }: Deps) {
   const delivery = store ? createDelivery({ config, store, mailer, log, now, sleep }) : undefined;
   const enquiry = createEnquiryFlow({ config, store, delivery, log, waitUntil, redeliverAfterEnquiry });
-  const health = createHealth({ config, problems, store, clientHeaderMissing: () => enquiry.state.clientHeaderMissing, now });
+  const health = createHealth({ config, problems, warnings, store, clientHeaderMissing: () => enquiry.state.clientHeaderMissing, now });
   const resendWebhook = createResendWebhook({ config, store });
 
   async function redeliver(request: Request, line: Record<string, unknown>) {

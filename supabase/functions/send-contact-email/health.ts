@@ -23,13 +23,15 @@ const CACHE_MS = 10_000;
 type Deps = {
   config: Config;
   problems: readonly ConfigProblem[];
+  /** Deliverability warnings: listed to the owner, never a reason for "error". */
+  warnings?: readonly ConfigProblem[];
   store: Store | undefined;
   /** Whether, in production, an enquiry has come without the configured client-address header. */
   clientHeaderMissing: () => boolean;
   now: () => number;
 };
 
-export function createHealth({ config, problems, store, clientHeaderMissing, now }: Deps) {
+export function createHealth({ config, problems, warnings = [], store, clientHeaderMissing, now }: Deps) {
   let cached: { at: number; ok: boolean } | undefined;
 
   async function database() {
@@ -73,12 +75,16 @@ export function createHealth({ config, problems, store, clientHeaderMissing, now
         status: ok ? "ok" : "error",
         production: config.production,
         problems,
+        warnings,
         database: db.reachable
           ? { reachable: true, ms: db.ms, connection: config.databaseConnection, poolMax: config.dbPoolMax }
           : { reachable: false, connection: config.databaseConnection, error: db.error },
         mail: {
           transport: config.mail.transport,
           configured: config.mail.transport !== "none",
+          // For `npm run verify`: the sending domain's DNS, and the sender against the inbox.
+          from: config.mailFrom,
+          studioInbox: config.studioInbox,
           ...(config.mail.transport === "none" ? { reason: config.mail.reason } : {}),
           resendWebhook: config.mail.transport === "resend" ? Boolean(config.mail.webhookSecret) : undefined,
           studioInboxUndeliverable: "inboxUndeliverable" in db ? db.inboxUndeliverable : null,

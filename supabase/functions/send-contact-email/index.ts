@@ -8,9 +8,13 @@ import { createStore } from "./store.ts";
 
 // A function cannot refuse to start: each configuration problem is logged at error level here, at cold
 // start, and reported by /health, while enquiries are still stored wherever that can work.
-const { config, problems } = loadConfig(Deno.env);
+const { config, problems, warnings } = loadConfig(Deno.env);
 for (const { variable, problem } of problems) {
   defaultLog({ level: "error", event: "configuration-problem", variable, problem, production: config.production });
+}
+// Deliverability warnings (MAIL_FROM the same as STUDIO_INBOX): mail still goes, less surely.
+for (const { variable, problem } of warnings) {
+  defaultLog({ level: "warn", event: "configuration-warning", variable, problem, production: config.production });
 }
 const store = config.databaseUrl ? createStore(config.databaseUrl, { max: config.dbPoolMax }) : undefined;
 const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
@@ -20,7 +24,7 @@ const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
 declare const EdgeRuntime: { waitUntil(work: Promise<unknown>): void } | undefined;
 const waitUntil = typeof EdgeRuntime !== "undefined" ? (work: Promise<unknown>) => EdgeRuntime.waitUntil(work) : undefined;
 
-Deno.serve(createHandler({ config, problems, store, mailer, waitUntil }));
+Deno.serve(createHandler({ config, problems, warnings, store, mailer, waitUntil }));
 
 /* To try it locally (`npm run stack` serves it on port 54321):
 

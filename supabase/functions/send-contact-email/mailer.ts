@@ -2,6 +2,7 @@
 import nodemailer from "nodemailer";
 import type { MailConfig } from "./config.ts";
 import type { Email } from "./emails.ts";
+import { type Mailbox, parseMailbox } from "./sender.ts";
 
 /** What a mail is about, so a failure the provider reports later (a webhook) finds its delivery. */
 export type MailTags = { enquiry: string; kind: "studio" | "confirmation" } | { digest: true };
@@ -44,7 +45,18 @@ export class MailError extends Error {
 
 export function createMailer(config: MailConfig, from: string, timeoutMs: number): Mailer | undefined {
   if (config.transport === "none") return undefined;
-  return config.transport === "resend" ? resendMailer(config, from, timeoutMs) : smtpMailer(config, from, timeoutMs);
+  const sender = parseMailbox(from);
+  return config.transport === "resend" ? resendMailer(config, sender, timeoutMs) : smtpMailer(config, sender, timeoutMs);
+}
+
+/** MAIL_FROM's address, with the mail's own display name where it has one (the notification's). */
+function senderOf(from: Mailbox, email: Email): Mailbox {
+  return { name: email.fromName ?? from.name, address: from.address };
+}
+
+/** "Name" <address> for Resend's `from` (the name holds no quote or backslash: sender.ts). */
+function formatMailbox({ name, address }: Mailbox): string {
+  return name ? `"${name.replace(/["\\]/g, "")}" <${address}>` : address;
 }
 
 /**
@@ -83,7 +95,7 @@ export function smtpFailure(error: { responseCode?: number; command?: string }):
   return "temporary";
 }
 
-function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from: string, timeoutMs: number): Mailer {
+function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from: Mailbox, timeoutMs: number): Mailer {
   return {
     async send(email, key, tags) {
       let response: Response;
@@ -97,7 +109,7 @@ function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from
             "Idempotency-Key": key,
           },
           body: JSON.stringify({
-            from,
+            from: formatMailbox(senderOf(from, email)),
             to: [email.to],
             reply_to: email.replyTo,
             subject: email.subject,
@@ -128,7 +140,7 @@ function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from
   };
 }
 
-function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: string, timeoutMs: number): Mailer {
+function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: Mailbox, timeoutMs: number): Mailer {
   const transport = nodemailer.createTransport({
     host: config.host,
     port: config.port,
@@ -144,7 +156,8 @@ function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: st
     async send(email, key) {
       try {
         const info = await transport.sendMail({
-          from,
+          // An address object: nodemailer quotes and encodes the name itself.
+          from: senderOf(from, email),
           to: email.to,
           replyTo: email.replyTo,
           subject: email.subject,
