@@ -31,15 +31,18 @@ const ofCategory = (pattern: string) => {
   return fc.integer({ min: 0, max: pool.length - 1 }).map((i) => pool[i]!);
 };
 
-/** What a reader sees nothing of: white space of every kind, controls, format, private-use and unassigned code points, marks alone, fillers. */
+/** What a reader sees nothing of: white space of every kind, controls, format and private-use code points, noncharacters, marks alone, fillers. */
 export const unseen = fc.oneof(
-  ...["\\p{Zs}", "\\p{Zl}", "\\p{Zp}", "\\p{Cc}", "\\p{Cf}", "\\p{Co}", "\\p{Cn}", "\\p{Mn}", "\\p{Mc}", "\\p{Me}"].map(ofCategory),
-  fc.constantFrom("\u115F", "\u1160", "\u3164", "\uFFA0", "\u180E", "\u2800", "\u{1D159}", "\r\n"),
+  ...["\\p{Zs}", "\\p{Zl}", "\\p{Zp}", "\\p{Cc}", "\\p{Cf}", "\\p{Co}", "\\p{Mn}", "\\p{Mc}", "\\p{Me}"].map(ofCategory),
+  fc.constantFrom("\u115F", "\u1160", "\u3164", "\uFFA0", "\u180E", "\u2800", "\uFFFC", "\u{1D159}", "\uFFFE", "\u{10FFFF}", "\r\n"),
 );
-/** Anything at all, weighted towards what is hard: the unseen above, and letters, digits, punctuation and symbols. */
+/**
+ * Anything at all, weighted towards what is hard: the unseen above, and letters, digits, punctuation,
+ * symbols and code points this runtime does not know yet (a newer Unicode's letters, to an older one).
+ */
 const anyCharacter = fc.oneof(
   { arbitrary: unseen, weight: 3 },
-  ...["\\p{L}", "\\p{N}", "\\p{P}", "\\p{S}"].map((pattern) => ({ arbitrary: ofCategory(pattern), weight: 1 })),
+  ...["\\p{L}", "\\p{N}", "\\p{P}", "\\p{S}", "\\p{Cn}"].map((pattern) => ({ arbitrary: ofCategory(pattern), weight: 1 })),
   { arbitrary: fc.constantFrom("a", "Z", "7", " ", "-", "@"), weight: 1 },
 );
 export const unseenText = fc.array(unseen, { minLength: 1, maxLength: 12 }).map((chars) => chars.join(""));

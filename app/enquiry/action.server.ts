@@ -54,6 +54,7 @@ export async function submitEnquiryForm(request: Request, options: Options): Pro
   const body = await readBody(request, MAX_FORM_BYTES, options.bodyTimeoutMs);
   if (body === "too-large") return refused(413);
   if (body === "too-slow") return refused(408);
+  if (body === "unreadable") return refused(400);
   if (body.byteLength === 0) return refused(400);
 
   const form = decodeFormBody(body);

@@ -13,8 +13,9 @@ import { readdirSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { SiteConfig } from "~/config.server";
+import { MAX_FORM_BYTES } from "~/enquiry/action.server";
 import { frontDoor } from "./front-door.server";
-import { closeAfterRefusal } from "./refusal-close.server";
+import { answerClientError, closeAfterRefusal } from "./refusal-close.server";
 
 /** How many folders of public/ are listed at most (it holds a handful). */
 const MAX_PUBLIC_FOLDERS = 1_000;
@@ -60,7 +61,7 @@ const createServer = ((...args: unknown[]) => {
   const options = typeof first === "object" && first !== null ? (first as http.ServerOptions) : {};
   const listener = (typeof first === "function" ? first : second) as http.RequestListener | undefined;
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = installed!.server;
-  return (originalCreateServer as (options: http.ServerOptions, listener?: http.RequestListener) => http.Server)(
+  const server = (originalCreateServer as (options: http.ServerOptions, listener?: http.RequestListener) => http.Server)(
     {
       headersTimeout: headersTimeoutMs,
       requestTimeout: requestTimeoutMs,
@@ -71,6 +72,14 @@ const createServer = ((...args: unknown[]) => {
     },
     listener && withFrontDoor(listener),
   );
+  server.on("clientError", answerClientError);
+  // "Expect: 100-continue": ask for the body only when the site could read it (the form is its largest);
+  // a larger one is refused (413) without asking the client to send it first.
+  server.on("checkContinue", (request: http.IncomingMessage, response: http.ServerResponse) => {
+    if (Number(request.headers["content-length"] ?? 0) <= MAX_FORM_BYTES) response.writeContinue();
+    server.emit("request", request, response);
+  });
+  return server;
 }) as typeof http.createServer;
 
 function withFrontDoor(listener: http.RequestListener): http.RequestListener {

@@ -11,7 +11,8 @@
  *   away, what the client still sends (LINGER_BYTES at most, then it just waits), for LINGER_MS or
  *   until the client ends its side; then it closes.
  * A refusal of a complete post (400, 429, ...) closes too: the visitor's next request opens a new
- * connection, a client that misbehaved keeps none.
+ * connection, a client that misbehaved keeps none. What Node's parser refuses itself (answerClientError)
+ * ends the same way.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -37,24 +38,72 @@ export function closeAfterRefusal(request: IncomingMessage, response: ServerResp
 
 /** Replaces Node's close after the answer (`destroySoon`) with a lingering one, for this socket only. */
 function lingerOnClose(request: IncomingMessage, socket: Socket): void {
-  socket.destroySoon = function lingeringClose(this: Socket) {
+  socket.destroySoon = function (this: Socket) {
     // Nobody reads the body any more (the page's reader let it go): the rest is thrown away here.
     request.removeAllListeners("data");
     request.resume();
-    let read = 0;
-    const close = () => {
-      clearTimeout(timer);
-      socket.destroy();
-    };
-    const timer = setTimeout(close, LINGER_MS);
-    timer.unref();
-    socket.on("data", (chunk: Buffer) => {
-      read += chunk.length;
-      // Enough read for nothing: TCP's flow control holds the client until the time is up.
-      if (read > LINGER_BYTES) socket.pause();
-    });
-    socket.once("end", close);
-    socket.end();
+    lingeringClose(socket);
     return this;
   } as Socket["destroySoon"];
+}
+
+/** Sends the end now, reads and drops what still comes (LINGER_BYTES at most), closes after LINGER_MS or the client's end. */
+function lingeringClose(socket: Socket): void {
+  let read = 0;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  socket.on("data", (chunk: Buffer) => {
+    read += chunk.length;
+    // Enough read for nothing: TCP's flow control holds the client until the time is up.
+    if (read > LINGER_BYTES) socket.pause();
+  });
+  socket.once("end", close);
+  socket.end();
+}
+
+const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout"],
+};
+const answered = new WeakSet<Socket>();
+
+/**
+ * The server's `clientError`: a request Node's parser could not read (a bad chunk size, two lengths,
+ * a malformed header line, headers too large or too slow). Node's own answer is a bare 400 and an
+ * immediate close, which resets a client still sending, so it may never read even that. Here: a short
+ * page with the status, `Connection: close`, and the same lingering close. A response already on its
+ * way for an earlier request on the connection is let finish, then the connection closes.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (answered.has(socket)) return;
+  answered.add(socket);
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  // The parser is done with this connection: what still comes is thrown away.
+  socket.removeAllListeners("data");
+  if (inFlight) {
+    // Its body broke off mid-way (a bad chunk): its reader is told so (it answers 400, never taking half
+    // a body for a whole one), then the answer goes out and the connection closes.
+    inFlight.shouldKeepAlive = false;
+    inFlight.once("finish", () => lingeringClose(socket));
+    socket.on("data", () => undefined);
+    const request = (inFlight as ServerResponse & { req?: IncomingMessage }).req;
+    // Only to a reader that listens: an "error" nobody listens for would throw, here, in the server.
+    if (request && !request.complete && request.listenerCount("error") > 0) request.emit("error", error);
+    return;
+  }
+  const [status, reason] = CLIENT_ERROR_STATUS[error.code ?? ""] ?? [400, "Bad Request"];
+  const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>${status} ${reason}</title><h1>${status} ${reason}</h1><p>The request could not be read. Please go back and try again.</p></html>`;
+  socket.write(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/html; charset=utf-8\r\n` +
+      `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(page)}\r\n\r\n${page}`,
+  );
+  lingeringClose(socket);
 }

@@ -61,6 +61,7 @@ const badInputs: [string, (t: string) => Request, number][] = [
   // Empty and one line as a reader sees them (the mails' cleaning): decision 002.
   ["a name of zero-width characters only", (t) => enquiry({ ...valid(t), name: "\u200B\u200C\u2060\uFEFF" }), 422],
   ["a project title of wide spaces, a filler and a mark alone", (t) => enquiry({ ...valid(t), projectTitle: "\u3000\u3164\u0301" }), 422],
+  ["a name of object replacement characters", (t) => enquiry({ ...valid(t), name: "\uFFFC\uFFFC" }), 422],
   ["an email of bidi controls only", (t) => enquiry({ ...valid(t), email: "\u202E\u2066" }), 422],
   ["a tab in the name", (t) => enquiry({ ...valid(t), name: "Ada\tLovelace" }), 422],
   ["a next-line character (NEL) in the project title", (t) => enquiry({ ...valid(t), projectTitle: `EP ${t}\u0085X-Spam: 1` }), 422],
@@ -158,6 +159,17 @@ test("any honeypot value gets the silent success a bot gets: nothing stored or s
     }),
     { numRuns: 25 },
   );
+});
+
+test("a name and title in a script newer than this Deno's Unicode (Kirat Rai, the riyal sign) are stored and reach the studio whole", async () => {
+  await using fn = setup();
+  const t = token();
+  const name = "\u{16D43}\u{16D4A}\u{16D4C} \u20C1";
+  const response = await fn.handle(enquiry({ ...valid(t), name, projectTitle: `Album \u{16D43}\u{16D4A} ${t}` }));
+  assert.equal(response.status, 200, await response.clone().text());
+  const studio = (await mailsAbout(t)).find((m) => m.to === STUDIO_INBOX)!;
+  assert.match(studio.text, new RegExp(`Name: ${name}\n`, "u"));
+  assert.match(studio.subject, new RegExp(`Album \u{16D43}\u{16D4A} ${t}`, "u"));
 });
 
 test("<script> and HTML from the visitor arrive escaped in the HTML mails", async () => {

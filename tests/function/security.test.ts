@@ -113,7 +113,8 @@ test("a relay secret the function does not recognise (different, or unset there)
 });
 
 test("any Unicode in every field never reaches a header raw: no line break, control, bidi, invisible or tag character, no encoded word", () => {
-  const invisible = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u180E]/u;
+  // Code points this Deno does not know yet (\p{Cn}) are kept on purpose: a newer Unicode's letters (decision 002).
+  const invisible = /[\p{Cc}\p{Cf}\p{Co}\p{Noncharacter_Code_Point}\u115F\u1160\u3164\uFFA0\u180E\u2800\uFFFC\u{1D159}]/u;
   const tricky = fc.constantFrom(
     "\u202E",
     "\u2066",

@@ -171,6 +171,91 @@ describe("a refusal decided while the body arrives reaches the visitor", () => {
   });
 });
 
+/** Sends `bytes` as they are, then (with `flood`) 16 KiB blocks up to 8 MB; reads until the server closes. */
+function exchange(bytes: string, { flood = false, readsLate = false } = {}): Promise<Omit<Answer, "sentBytes" | "closedAfterMs">> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(stack.ports.site, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    let ending = "";
+    socket.on("connect", () => {
+      if (readsLate) {
+        socket.pause();
+        setTimeout(() => socket.resume(), 1_000);
+      }
+      socket.write(bytes);
+      if (!flood) return;
+      let sent = 0;
+      const block = Buffer.alloc(16 * 1024, "a");
+      const pump = () => {
+        while (sent < 8 * 1024 * 1024 && !socket.destroyed && socket.write(block)) sent += block.length;
+      };
+      socket.on("drain", pump);
+      pump();
+    });
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("end", () => (ending ||= "end"));
+    socket.on("error", (error: NodeJS.ErrnoException) => (ending ||= error.code ?? error.message));
+    const giveUp = setTimeout(() => (socket.destroy(), reject(new Error("the server kept the connection open for 15 s"))), 15_000);
+    socket.on("close", () => {
+      clearTimeout(giveUp);
+      const text = Buffer.concat(chunks).toString("utf8");
+      const [head = "", ...rest] = text.split("\r\n\r\n");
+      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0), head, page: rest.join("\r\n\r\n"), ending });
+    });
+  });
+}
+
+describe("what Node's HTTP parser refuses itself", () => {
+  const start = "POST /?index HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n";
+  const malformed: [string, string][] = [
+    ["a chunk size that is not hex", `${start}Transfer-Encoding: chunked\r\n\r\nzz\r\n`],
+    ["a negative chunk size", `${start}Transfer-Encoding: chunked\r\n\r\n-1\r\n`],
+    ["a chunk size too large for any number", `${start}Transfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n`],
+    ["both Content-Length and chunked", `${start}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n`],
+    ["two different lengths", `${start}Content-Length: 5\r\nContent-Length: 6\r\n\r\n`],
+    ["a length that is not a number", `${start}Content-Length: 5x\r\n\r\n`],
+    ["a malformed header line", `${start}Bad Header\r\n\r\n`],
+  ];
+  for (const [what, bytes] of malformed) {
+    it(`answers ${what} with a 400 page and a clean close, to a client that goes on sending and reads late`, async () => {
+      const answer = await exchange(bytes, { flood: true, readsLate: true });
+      expect(answer.status, answer.head).toBe(400);
+      expect(answer.head).toMatch(/^connection: close$/im);
+      expect(answer.page).toContain("</html>");
+      expect(answer.ending).toBe("end");
+    });
+  }
+
+  it("a bad chunk in a body no page reads (a GET's) closes that connection and the server goes on serving", async () => {
+    const answer = await exchange("GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", { flood: true });
+    expect(answer.ending).toBe("end");
+    expect((await exchange("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).status).toBe(200);
+  });
+
+  it("an HTTP/1.0 post without a length: the answer to it arrives before the connection closes on its unreadable rest", async () => {
+    const answer = await exchange(
+      `POST /?index HTTP/1.0\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\nname=Ada&email=a`,
+    );
+    expect(answer.status, answer.head).toBe(400);
+    expect(answer.page).toContain('data-outcome="refused"');
+    expect(answer.ending).toBe("end");
+  });
+});
+
+describe("Expect: 100-continue", () => {
+  const head = (length: number) =>
+    `POST /?index HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`;
+  it("a body larger than the site reads is refused (413) without being asked for", async () => {
+    const answer = await exchange(head(MAX_FORM_BYTES + 1));
+    expect(answer.head).not.toMatch(/100 Continue/);
+    expect(answer.status, answer.head).toBe(413);
+  });
+  it("a body the site can read is asked for", async () => {
+    const answer = await exchange(`${head(5)}name=`);
+    expect(answer.head).toMatch(/^HTTP\/1\.1 100 Continue/);
+  });
+});
+
 describe("a method the site does not serve", () => {
   it("gets 405 at the front door while its body still arrives, then the connection closes without a reset", async () => {
     const answer = await post({ kind: "flood", declared: null }, {}, { method: "PUT", readsLate: true });

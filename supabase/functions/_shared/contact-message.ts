@@ -155,13 +155,17 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /**
  * What a reader cannot see: controls, format characters (bidi overrides and isolates, zero-width
- * characters, the soft hyphen, tag characters, the BOM), private-use and unassigned code points, and
- * the letters and symbols that draw nothing (the Hangul fillers, the Mongolian vowel separator, the
- * blank Braille pattern).
+ * characters, the soft hyphen, tag characters, the BOM), private-use code points and noncharacters,
+ * and the characters that draw nothing (the Hangul fillers, the Mongolian vowel separator, the blank
+ * Braille pattern, the musical null notehead, the object replacement character).
+ *
+ * Only categories whose members never change between Unicode versions: a code point this runtime
+ * does not know yet (unassigned, \p{Cn}) counts as readable, so the site's Node, the browser and the
+ * edge runtime's older Deno decide alike, and a name in a script newer than the runtime is kept.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u180E\u2800\u{1D159}]/gu;
-/** Anything a person can read: a letter, a digit, punctuation or a symbol (not a space, not a mark alone). */
-const READABLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Noncharacter_Code_Point}\u115F\u1160\u3164\uFFA0\u180E\u2800\uFFFC\u{1D159}]/gu;
+/** What is not something to read once cleaned: white space of any kind, and marks with nothing to sit on. */
+const NOTHING_TO_READ = /^[\p{Z}\p{M}]*$/u;
 /** Every way of ending a line: LF, CR, VT, FF, NEL and the Unicode line and paragraph separators. */
 const LINE_BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/;
 // Controls: every one in a single-line field (a tab included); in the details, all but tab and LF.
@@ -187,12 +191,12 @@ export function neutralize(value: string, { lines = false } = {}): string {
 }
 
 /**
- * A field is empty when a reader would see nothing in it: once cleaned (`neutralize`) it holds no
- * letter, digit, punctuation or symbol. White space of any kind, invisible characters and combining
- * marks standing alone (a mark needs a letter to sit on) are all empty.
+ * A field is empty when a reader would see nothing in it: once cleaned (`neutralize`) all that is
+ * left is white space of any kind and combining marks standing alone (a mark needs a letter to sit
+ * on). A letter, digit, punctuation, symbol, or a character newer than this runtime, is something.
  */
 export function isBlank(value: string): boolean {
-  return !READABLE.test(neutralize(value));
+  return NOTHING_TO_READ.test(neutralize(value));
 }
 
 /**

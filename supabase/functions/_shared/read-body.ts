@@ -17,13 +17,17 @@ export function isUtf8Type(contentType: string, mediaType: string): boolean {
  * Reads a request body within limits, for both doors: the function (Deno) and the site's no-JS action
  * (Node). Dependency-free, Web streams only. Returns the bytes, or why not: larger than `limit` bytes
  * (it reads no further than that, and refuses at once when Content-Length says so), or not all there
- * within `timeoutMs` (a client that declares more than it sends, or trickles it).
+ * within `timeoutMs` (a client that declares more than it sends, or trickles it), or broken off.
  *
  * When it gives up it lets go of the body without cancelling it: what happens to the rest is the
  * server's to decide, after the refusal has been answered. (Cancelling made Remix's Node adapter destroy
  * the connection at once, so the visitor never saw the 408 or 413 page: app/server/refusal-close.server.ts.)
  */
-export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array | "too-large" | "too-slow"> {
+export async function readBody(
+  request: Request,
+  limit: number,
+  timeoutMs: number,
+): Promise<Uint8Array | "too-large" | "too-slow" | "unreadable"> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) return "too-large";
   if (!request.body) return new Uint8Array();
@@ -34,7 +38,10 @@ export async function readBody(request: Request, limit: number, timeoutMs: numbe
   const deadline = new Promise<"too-slow">((resolve) => (timer = setTimeout(() => resolve("too-slow"), timeoutMs)));
   try {
     for (;;) {
-      const next = await Promise.race([reader.read(), deadline]);
+      // A body that breaks off (the client gone, or framing the server could not parse) is never taken
+      // for a shorter one: half a message is not a message.
+      const next = await Promise.race([reader.read(), deadline]).catch(() => "unreadable" as const);
+      if (next === "unreadable") return next;
       if (next === "too-slow") return "too-slow";
       if (next.done) break;
       size += next.value.byteLength;

@@ -34,6 +34,7 @@ export const MESSAGES = {
   unsupportedType: "Send the enquiry as application/json in UTF-8.",
   tooLarge: `The request body must be at most ${MAX_BODY_BYTES} bytes.`,
   tooSlow: "The request body did not arrive in time.",
+  unreadable: "The request body broke off before its end.",
   badKey: "The Idempotency-Key header must be a UUID.",
   keyConflict: "This Idempotency-Key was already used for a different enquiry; the first one is kept. Send a new key.",
   relayRefused: "The site's relay was not recognised.",
@@ -125,6 +126,7 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     const body = await readBody(request, MAX_BODY_BYTES, config.bodyTimeoutMs);
     if (body === "too-large") return reply(413, { status: "error", message: MESSAGES.tooLarge });
     if (body === "too-slow") return reply(408, { status: "error", message: MESSAGES.tooSlow });
+    if (body === "unreadable") return reply(400, { status: "error", message: MESSAGES.unreadable });
     let text: string;
     try {
       text = utf8.decode(body);

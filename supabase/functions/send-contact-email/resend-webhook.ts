@@ -77,7 +77,7 @@ export function createResendWebhook({ config, store }: { config: Config; store: 
     const body = await readBody(request, MAX_WEBHOOK_BYTES, config.bodyTimeoutMs);
     if (typeof body === "string") {
       line.outcome = body;
-      return json(body === "too-large" ? 413 : 408, { status: "error", message: "Not a Resend webhook." });
+      return json({ "too-large": 413, "too-slow": 408, unreadable: 400 }[body], { status: "error", message: "Not a Resend webhook." });
     }
     const text = new TextDecoder().decode(body);
     if (!(await verifySignature(secret, request.headers, text))) {
