@@ -7,21 +7,18 @@
 // With REDELIVERY_SECRET in the environment it also reads the function's health details: configuration
 // problems, the redelivery schedule, and which client-address header the platform sets (probed with
 // forged values in every candidate header).
+// The headers, lists and patterns this script shares with the site and the function come from their
+// TypeScript modules, so a copy cannot drift: `npm run verify` runs it with tsx (Node's loader for
+// TypeScript; docs/decisions/001).
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
+import { inlineScriptHashes } from "../../app/document/csp.server.ts";
+import { ALLOWED_HEADERS } from "../../supabase/functions/_shared/cors.ts";
+import { ADDRESS_HEADERS } from "../../supabase/functions/send-contact-email/client-address.ts";
+import { LIST_HEADERS } from "../../supabase/functions/send-contact-email/config.ts";
 
-const ENQUIRY_HEADERS = ["authorization", "x-client-info", "apikey", "content-type", "idempotency-key", "x-form-fill-ms", "x-form-trap"];
-/** The headers that name a caller on some platform or proxy (send-contact-email/client-address.ts). */
-const ADDRESS_HEADERS = [
-  "cf-connecting-ip",
-  "true-client-ip",
-  "x-real-ip",
-  "x-forwarded-for",
-  "forwarded",
-  "x-envoy-external-address",
-  "x-client-ip",
-];
-const LIST_HEADERS = new Set(["x-forwarded-for", "forwarded"]);
+/** What the browser asks the preflight to allow: supabase-js's headers and the enquiry's. */
+const ENQUIRY_HEADERS = ALLOWED_HEADERS.split(",").map((header) => header.trim());
 const SCHEDULE_MAX_AGE_SECONDS = 15 * 60;
 
 const shortHash = (text) => createHash("sha256").update(text).digest("hex").slice(0, 12);
@@ -71,11 +68,10 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
     const scriptSrc = /script-src([^;]*)/.exec(csp)?.[1] ?? "";
     if (!scriptSrc) return fail("no script-src in the Content-Security-Policy");
     if (/'unsafe-inline'|'unsafe-eval'|\*/.test(scriptSrc)) return fail(`script-src allows more than hashes: ${scriptSrc.trim()}`);
-    const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
-      .filter(([, attributes]) => !/\bsrc=/i.test(attributes) && !/type="application\/(ld\+)?json"/i.test(attributes))
-      .map(([, , text]) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`);
+    // Hashed as the site hashes them (app/document/csp.server.ts).
+    const inline = inlineScriptHashes(html);
     const allowed = new Set(scriptSrc.match(/'sha256-[^']+'/g) ?? []);
-    const missing = [...new Set(inline)].filter((hash) => !allowed.has(hash));
+    const missing = inline.filter((hash) => !allowed.has(hash));
     const extra = [...allowed].filter((hash) => !inline.includes(hash));
     if (missing.length) return fail(`${missing.length} inline script(s) not in the CSP (a CDN that rewrites the HTML breaks them)`);
     if (extra.length) return fail(`${extra.length} hash(es) in the CSP match no script of this page`);

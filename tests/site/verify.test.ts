@@ -30,7 +30,15 @@ function verify(siteUrl: string) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(
       process.execPath,
-      ["scripts/deploy/verify.mjs", "--site", siteUrl, "--function", `${stack.functionUrl}/functions/v1/send-contact-email`],
+      [
+        "--import",
+        "tsx",
+        "scripts/deploy/verify.mjs",
+        "--site",
+        siteUrl,
+        "--function",
+        `${stack.functionUrl}/functions/v1/send-contact-email`,
+      ],
       {
         cwd: ROOT,
         env: { ...process.env, REDELIVERY_SECRET: LOCAL_SECRETS.redelivery },

@@ -7,7 +7,7 @@ import { ENQUIRY_HEADERS } from "./contact-message.ts";
  * SDK header such as x-retry-count is allowed without an edit here) and the enquiry's own.
  */
 export const ALLOWED_HEADERS = [
-  ...supabaseCors["Access-Control-Allow-Headers"].split(",").map((header) => header.trim()),
+  ...(supabaseCors["Access-Control-Allow-Headers"] ?? "").split(",").map((header) => header.trim()),
   ENQUIRY_HEADERS.idempotencyKey,
   ENQUIRY_HEADERS.fillMs,
   ENQUIRY_HEADERS.trap,

@@ -88,7 +88,7 @@ export function isHostedPlatform(env: Env): boolean {
 }
 
 /** Headers that carry a list of addresses, one appended by each proxy. */
-const LIST_HEADERS = new Set(["x-forwarded-for", "forwarded"]);
+export const LIST_HEADERS: ReadonlySet<string> = new Set(["x-forwarded-for", "forwarded"]);
 
 export function loadConfig(source: Env): { config: Config; problems: ConfigProblem[] } {
   // Every name looked up is recorded: what is set but never read, and looks like one, is a misspelling.
