@@ -22,6 +22,7 @@ import {
   readSecret,
   secretProblem,
 } from "../supabase/functions/_shared/config-checks.ts";
+import { hostUrl, httpUrl, readShape, wholeNumber } from "../supabase/functions/_shared/config-shapes.ts";
 import { isDeliverableEmail } from "../supabase/functions/_shared/contact-message";
 import type { PublicEnv, StudioConfig } from "./config.types";
 
@@ -57,38 +58,6 @@ const DEFAULTS = {
 /** A value as both services read one: surrounding white space dropped, and empty is unset. */
 const given = (value: string | undefined) => value?.trim() || undefined;
 
-/** An http(s) URL without a trailing slash. */
-const httpUrl = v.pipe(
-  v.string(),
-  v.transform((value) => value.replace(/\/+$/, "")),
-  v.check(
-    (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
-    (issue) => `must be an http(s) URL, got "${issue.input}"`,
-  ),
-);
-/**
- * SITE_URL and SUPABASE_URL name a whole host: a path, query or fragment would end up in every link
- * and call built on them. (A link such as the studio's social page may have them.)
- */
-const hostUrl = v.pipe(
-  httpUrl,
-  v.check(
-    (value) => {
-      const url = new URL(value);
-      return url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
-    },
-    (issue) => `must be a scheme and host only (https://host), without a path, query or fragment, got "${issue.input}"`,
-  ),
-);
-const wholeNumber = (what: string, [min, max]: [number, number]) =>
-  v.pipe(
-    v.string(),
-    v.check(
-      (raw) => /^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max,
-      (issue) => `must be ${what} from ${min} to ${max}, got "${issue.input}"`,
-    ),
-    v.transform(Number),
-  );
 const milliseconds = (range: [number, number]) => wholeNumber("a whole number of milliseconds", range);
 
 /**
@@ -155,10 +124,9 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
   for (const [variable, schema] of Object.entries(SETTINGS)) {
     const value = given(env[variable]);
     if (value === undefined) continue;
-    // The first thing wrong is enough (a URL that cannot be parsed has no host to check).
-    const result = v.safeParse(schema, value, { abortPipeEarly: true });
-    if (result.success) Object.assign(values, { [variable]: result.output });
-    else broken(variable, result.issues[0].message);
+    const read = readShape<unknown>(schema, value);
+    if ("value" in read) Object.assign(values, { [variable]: read.value });
+    else broken(variable, read.problem);
   }
 
   // What only a deployment needs.
