@@ -16,6 +16,7 @@ import { inlineScriptHashes } from "../../app/document/csp.server.ts";
 import { ALLOWED_HEADERS } from "../../supabase/functions/_shared/cors.ts";
 import { ADDRESS_HEADERS } from "../../supabase/functions/send-contact-email/client-address.ts";
 import { LIST_HEADERS } from "../../supabase/functions/send-contact-email/config.ts";
+import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/health.ts";
 
 /** What the browser asks the preflight to allow: supabase-js's headers and the enquiry's. */
 const ENQUIRY_HEADERS = ALLOWED_HEADERS.split(",").map((header) => header.trim());
@@ -156,7 +157,7 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
     functionAnswered = true;
     const body = await anonymous.json().catch(() => ({}));
     if (redeliverySecret) {
-      const owner = await request(`${functionUrl}/health`, { headers: { ...keyHeaders, "x-redelivery-secret": redeliverySecret } });
+      const owner = await request(`${functionUrl}/health`, { headers: { ...keyHeaders, [REDELIVERY_SECRET_HEADER]: redeliverySecret } });
       details = await owner.json().catch(() => undefined);
       if (details && !details.problems) details = undefined; // the secret was not recognised
     }
@@ -197,7 +198,7 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
     const probe = async (value) => {
       const sent = Object.fromEntries(ADDRESS_HEADERS.map((h) => [h, h === "forwarded" ? `for=${value}` : value]));
       const response = await request(`${functionUrl}/health`, {
-        headers: { ...keyHeaders, ...sent, "x-redelivery-secret": redeliverySecret },
+        headers: { ...keyHeaders, ...sent, [REDELIVERY_SECRET_HEADER]: redeliverySecret },
       });
       return (await response.json()).clientAddress.arrived;
     };
