@@ -10,19 +10,17 @@
 // The headers, lists and patterns this script shares with the site and the function come from their
 // TypeScript modules, so a copy cannot drift: `npm run verify` runs it with tsx (Node's loader for
 // TypeScript; docs/decisions/001).
-import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
 import { inlineScriptHashes } from "../../app/document/csp.server.ts";
 import { ALLOWED_HEADERS } from "../../supabase/functions/_shared/cors.ts";
 import { ADDRESS_HEADERS } from "../../supabase/functions/send-contact-email/client-address.ts";
 import { LIST_HEADERS } from "../../supabase/functions/send-contact-email/config.ts";
+import { shortHash } from "../../supabase/functions/send-contact-email/crypto.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/health.ts";
 
 /** What the browser asks the preflight to allow: supabase-js's headers and the enquiry's. */
 const ENQUIRY_HEADERS = ALLOWED_HEADERS.split(",").map((header) => header.trim());
 const SCHEDULE_MAX_AGE_SECONDS = 15 * 60;
-
-const shortHash = (text) => createHash("sha256").update(text).digest("hex").slice(0, 12);
 
 /**
  * Runs every check; returns `[{ name, status: "pass" | "fail" | "skip", detail }]`.
@@ -203,7 +201,11 @@ export async function verifyDeployment({ siteUrl, functionUrl, anonKey, redelive
       return (await response.json()).clientAddress.arrived;
     };
     const [a, b] = [await probe(forged[0]), await probe(forged[1])];
-    const findings = ADDRESS_HEADERS.map((header) => classify(header, a[header], b[header], forged));
+    // What the function reports for each forged value: its hash, as the function writes it (crypto.ts).
+    const hashesOf = (header) => Promise.all(forged.map((value) => shortHash(header === "forwarded" ? `for=${value}` : value)));
+    const findings = await Promise.all(
+      ADDRESS_HEADERS.map(async (header) => classify(header, a[header], b[header], await hashesOf(header))),
+    );
     const trusted = findings.find((f) => f.kind === "overwritten") ?? findings.find((f) => f.kind === "appended");
     const summary = findings
       .map((f) => `${f.header}: ${f.kind}${f.kind === "appended" ? ` (${f.appended} entr${f.appended === 1 ? "y" : "ies"})` : ""}`)
@@ -252,19 +254,21 @@ function describeProblems(details) {
   return parts.join("; ") || "no details";
 }
 
-/** What the platform does with a header, from its entries' hashes in two probes with different forged values. */
-function classify(header, first, second, forged) {
+/**
+ * What the platform does with a header, from its entries' hashes in two probes with different forged
+ * values (`sent`: the hashes of what each probe sent in it).
+ */
+function classify(header, first, second, sent) {
   if (!first && !second) return { header, kind: "absent" };
-  const sent = (value) => shortHash(header === "forwarded" ? `for=${value}` : value);
   const [a, b] = [first ?? [], second ?? []];
-  if (a[0] === sent(forged[0]) && b[0] === sent(forged[1])) {
+  if (a[0] === sent[0] && b[0] === sent[1]) {
     if (a.length === 1) return { header, kind: "passed through" };
     // The caller's value first, then what proxies added: the same in both probes.
     if (LIST_HEADERS.has(header) && JSON.stringify(a.slice(1)) === JSON.stringify(b.slice(1)))
       return { header, kind: "appended", appended: a.length - 1 };
     return { header, kind: "passed through" };
   }
-  if (!a.includes(sent(forged[0])) && JSON.stringify(a) === JSON.stringify(b) && a.length === 1) return { header, kind: "overwritten" };
+  if (!a.includes(sent[0]) && JSON.stringify(a) === JSON.stringify(b) && a.length === 1) return { header, kind: "overwritten" };
   return { header, kind: "unclear" };
 }
 

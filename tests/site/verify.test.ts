@@ -60,6 +60,8 @@ describe("npm run verify", () => {
     expect(line(output, "trusts the proxy in front")).toMatch(/^PASS .*direct/);
     expect(line(output, "the site's relay is accepted")).toMatch(/^PASS/);
     expect(line(output, "client address")).toMatch(/^SKIP .*none is trustworthy.*not on the hosted platform/);
+    // Locally nothing overwrites a header: each forged value arrives as sent (its hash, as the function writes it).
+    expect(line(output, "client address")).toMatch(/cf-connecting-ip: passed through; .*x-forwarded-for: passed through/);
   });
 
   it.skipIf(!hasNginx())(
