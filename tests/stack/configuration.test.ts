@@ -74,7 +74,7 @@ describe("from the shell: RATE_LIMIT_PER_CLIENT=5 and a real-looking RESEND_API_
     // The network failure, as the function reports it: a temporary one, to be retried.
     const logged = await until(async () => stack.output.includes(`"event":"delivery-retry-later","enquiry":"${id}"`));
     assert.ok(logged, `no delivery-retry-later for ${id}:\n${stack.output.slice(-3000)}`);
-    assert.match(stack.output, new RegExp(`"enquiry":"${id}".*Resend unreachable`));
+    assert.match(stack.output, new RegExp(`"enquiry":"${id}".*Resend unreachable \\(network\\):.*Connection refused`));
 
     const db = postgres(`postgres://postgres:postgres@127.0.0.1:${ports.db}/postgres`, { max: 1, onnotice: () => {} });
     try {
