@@ -4,13 +4,15 @@
  * meaning in README.md and .env.example; the checks are in docs/decisions/014.
  *
  * - A value that cannot work anywhere (a malformed URL or address, a number out of range, a secret key
- *   where the public one belongs) is refused in every mode.
+ *   where the public one belongs) is refused in every mode: the shapes are one valibot schema per
+ *   variable (`SETTINGS`), which is also the list of names the site reads.
  * - In production (NODE_ENV=production) a missing value, a placeholder from .env.example, a secret
  *   shorter than 32 characters, or a local or example URL or address is refused too: the server prints
  *   one line per problem and exits with status 1. LOCAL_STACK=1 turns these into warnings for a local
  *   run of the production build (npm run stack, the tests, the container test).
  */
 import proxyAddr from "proxy-addr";
+import * as v from "valibot";
 import {
   type ConfigProblem,
   isExampleAddress,
@@ -20,6 +22,7 @@ import {
   readSecret,
   secretProblem,
 } from "../supabase/functions/_shared/config-checks.ts";
+import { hostUrl, httpUrl, readShape, wholeNumber } from "../supabase/functions/_shared/config-shapes.ts";
 import { isDeliverableEmail } from "../supabase/functions/_shared/contact-message";
 import type { PublicEnv, StudioConfig } from "./config.types";
 
@@ -65,11 +68,60 @@ const DEFAULTS = {
   socialLabel: "Instagram",
 };
 
+/** A value as both services read one: surrounding white space dropped, and empty is unset. */
+const given = (value: string | undefined) => value?.trim() || undefined;
+
+const milliseconds = (range: [number, number]) => wholeNumber("a whole number of milliseconds", range);
+
+/**
+ * Every variable the site reads, with its shape: a value of the wrong shape cannot work anywhere, so
+ * it is refused in every mode (and its default used meanwhile). The rules only a deployment needs
+ * (required, no placeholder, public URLs, long secrets) are in `readConfig`. These names, NODE_ENV and
+ * LOCAL_STACK are all the site reads: anything else that looks like one of them is a misspelling.
+ */
+const SETTINGS = {
+  SITE_URL: hostUrl,
+  SUPABASE_URL: hostUrl,
+  SUPABASE_ANON_KEY: v.pipe(
+    v.string(),
+    v.check(
+      (key) => !/service_role|sb_secret_/.test(key) && jwtRole(key) !== "service_role",
+      "holds a secret key; use the project's public anon or publishable key",
+    ),
+  ),
+  STUDIO_EMAIL: v.pipe(
+    v.string(),
+    v.check(isDeliverableEmail, (issue) => `is not an e-mail address: "${issue.input}"`),
+  ),
+  STUDIO_NAME: v.string(),
+  STUDIO_STREET: v.string(),
+  STUDIO_POSTAL_CODE: v.string(),
+  STUDIO_SOCIAL_URL: httpUrl,
+  STUDIO_SOCIAL_LABEL: v.string(),
+  ENQUIRY_RELAY_SECRET: v.string(),
+  PORT: wholeNumber("a port number", [1, 65535]),
+  TRUST_PROXY: v.pipe(
+    v.string(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      try {
+        return { setting: dataset.value, isTrusted: compileTrust(dataset.value) };
+      } catch (error) {
+        addIssue({
+          message: `${error instanceof Error ? error.message : error}: use false, a number of proxy hops, or addresses/CIDRs (README)`,
+        });
+        return NEVER;
+      }
+    }),
+  ),
+  SERVER_HEADERS_TIMEOUT_MS: milliseconds([1_000, 120_000]),
+  SERVER_REQUEST_TIMEOUT_MS: milliseconds([1_000, 600_000]),
+  SERVER_KEEP_ALIVE_TIMEOUT_MS: milliseconds([1_000, 600_000]),
+} satisfies Record<string, v.GenericSchema<string, unknown>>;
+
+type Settings = { [K in keyof typeof SETTINGS]?: v.InferOutput<(typeof SETTINGS)[K]> };
+
 /** Reads the configuration; never throws. `fatal` problems stop the server; `warnings` are printed. */
-export function readConfig(source: Env = process.env): { config: SiteConfig; fatal: ConfigProblem[]; warnings: ConfigProblem[] } {
-  // Every name looked up is recorded: what is set but never read, and looks like one, is a misspelling.
-  const read = new Set<string>();
-  const env = new Proxy(source, { get: (target, key) => (typeof key === "string" && read.add(key), target[key as string]) });
+export function readConfig(env: Env = process.env): { config: SiteConfig; fatal: ConfigProblem[]; warnings: ConfigProblem[] } {
   const production = env.NODE_ENV === "production";
   const strict = production && env.LOCAL_STACK !== "1";
   const fatal: ConfigProblem[] = [];
@@ -80,48 +132,26 @@ export function readConfig(source: Env = process.env): { config: SiteConfig; fat
   const notForProduction = (variable: string, problem: string | undefined) => {
     if (problem) (strict ? fatal : production ? warnings : []).push({ variable, problem });
   };
-  const text = (variable: string, fallback: string) => {
-    const value = env[variable]?.trim();
-    if (!value) notForProduction(variable, "is required");
-    else if (isPlaceholder(value)) notForProduction(variable, "is the placeholder from .env.example");
-    return value || fallback;
-  };
-  const url = (variable: string, fallback: string, { hostOnly = false } = {}) => {
-    const given = env[variable]?.trim();
-    const value = (given || fallback).replace(/\/+$/, "");
-    const parsed = URL.canParse(value) ? new URL(value) : null;
-    if (!parsed || !/^https?:$/.test(parsed.protocol)) {
-      broken(variable, `must be an http(s) URL, got "${value}"`);
-      return fallback;
-    }
-    // SITE_URL and SUPABASE_URL name a whole host: a path, query or fragment would end up in every
-    // link and call built on them. (A link such as the studio's social page may have them.)
-    if (hostOnly && (parsed.pathname !== "/" || parsed.search || parsed.hash || parsed.username || parsed.password)) {
-      broken(variable, `must be a scheme and host only (https://host), without a path, query or fragment, got "${value}"`);
-      return fallback;
-    }
-    notForProduction(variable, publicUrlProblem(given?.replace(/\/+$/, "")));
-    return value;
-  };
-  const milliseconds = (variable: string, fallback: number, [min, max]: [number, number]) => {
-    const raw = env[variable]?.trim();
-    if (!raw) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      broken(variable, `must be a whole number of milliseconds from ${min} to ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return Number(raw);
-  };
 
-  const email = text("STUDIO_EMAIL", DEFAULTS.email);
-  if (!isDeliverableEmail(email)) broken("STUDIO_EMAIL", `is not an e-mail address: "${email}"`);
-  else if (env.STUDIO_EMAIL && isExampleAddress(email)) notForProduction("STUDIO_EMAIL", `is at a documentation domain (${email})`);
-
-  const anonKey = text("SUPABASE_ANON_KEY", DEFAULTS.anonKey);
-  if (/service_role|sb_secret_/.test(anonKey) || jwtRole(anonKey) === "service_role") {
-    broken("SUPABASE_ANON_KEY", "holds a secret key; use the project's public anon or publishable key");
+  const values: Settings = {};
+  for (const [variable, schema] of Object.entries(SETTINGS)) {
+    const value = given(env[variable]);
+    if (value === undefined) continue;
+    const read = readShape<unknown>(schema, value);
+    if ("value" in read) Object.assign(values, { [variable]: read.value });
+    else broken(variable, read.problem);
   }
 
+  // What only a deployment needs.
+  for (const variable of ["STUDIO_EMAIL", "SUPABASE_ANON_KEY", "STUDIO_STREET", "STUDIO_POSTAL_CODE"]) {
+    const value = given(env[variable]);
+    if (!value) notForProduction(variable, "is required");
+    else if (isPlaceholder(value)) notForProduction(variable, "is the placeholder from .env.example");
+  }
+  for (const variable of ["SITE_URL", "SUPABASE_URL", "STUDIO_SOCIAL_URL"] as const)
+    if (values[variable] !== undefined || !given(env[variable])) notForProduction(variable, publicUrlProblem(values[variable]));
+  if (values.STUDIO_EMAIL && isExampleAddress(values.STUDIO_EMAIL))
+    notForProduction("STUDIO_EMAIL", `is at a documentation domain (${values.STUDIO_EMAIL})`);
   const relaySecret = readSecret(env.ENQUIRY_RELAY_SECRET);
   notForProduction(
     "ENQUIRY_RELAY_SECRET",
@@ -129,49 +159,33 @@ export function readConfig(source: Env = process.env): { config: SiteConfig; fat
       `${secretProblem(relaySecret)}: set the same long random value here and as the function's secret (README, Deployment)`,
   );
 
-  const port = env.PORT?.trim();
-  if (port && (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535))
-    broken("PORT", `must be a port number from 1 to 65535, got "${port}"`);
-
-  const trustSetting = env.TRUST_PROXY?.trim() || "false";
-  let isTrusted: SiteConfig["trustProxy"]["isTrusted"] = () => false;
-  try {
-    if (trustSetting === "true")
-      throw new Error("true would trust any hop, so a visitor who reaches the site directly picks their own address");
-    isTrusted = compileTrust(trustSetting);
-  } catch (error) {
-    broken(
-      "TRUST_PROXY",
-      `${error instanceof Error ? error.message : error}: use false, a number of proxy hops, or addresses/CIDRs (README)`,
-    );
-  }
-
   const config: SiteConfig = {
     production,
     liveReload: env.NODE_ENV === "development",
     relaySecret,
     studio: {
-      name: env.STUDIO_NAME?.trim() || DEFAULTS.name,
-      email,
+      name: values.STUDIO_NAME ?? DEFAULTS.name,
+      email: values.STUDIO_EMAIL ?? DEFAULTS.email,
       address: {
-        street: text("STUDIO_STREET", DEFAULTS.street),
+        street: values.STUDIO_STREET ?? DEFAULTS.street,
         locality: "Etobicoke",
         region: "Ontario",
-        postalCode: text("STUDIO_POSTAL_CODE", DEFAULTS.postalCode),
+        postalCode: values.STUDIO_POSTAL_CODE ?? DEFAULTS.postalCode,
         country: "CA",
       },
-      socialUrl: url("STUDIO_SOCIAL_URL", DEFAULTS.socialUrl),
-      socialLabel: env.STUDIO_SOCIAL_LABEL?.trim() || DEFAULTS.socialLabel,
-      siteUrl: url("SITE_URL", DEFAULTS.siteUrl, { hostOnly: true }),
+      socialUrl: values.STUDIO_SOCIAL_URL ?? DEFAULTS.socialUrl,
+      socialLabel: values.STUDIO_SOCIAL_LABEL ?? DEFAULTS.socialLabel,
+      siteUrl: values.SITE_URL ?? DEFAULTS.siteUrl,
     },
-    publicEnv: { supabaseUrl: url("SUPABASE_URL", DEFAULTS.supabaseUrl, { hostOnly: true }), supabaseAnonKey: anonKey },
+    publicEnv: { supabaseUrl: values.SUPABASE_URL ?? DEFAULTS.supabaseUrl, supabaseAnonKey: values.SUPABASE_ANON_KEY ?? DEFAULTS.anonKey },
     server: {
-      headersTimeoutMs: milliseconds("SERVER_HEADERS_TIMEOUT_MS", 10_000, [1_000, 120_000]),
-      requestTimeoutMs: milliseconds("SERVER_REQUEST_TIMEOUT_MS", 30_000, [1_000, 600_000]),
-      keepAliveTimeoutMs: milliseconds("SERVER_KEEP_ALIVE_TIMEOUT_MS", 5_000, [1_000, 600_000]),
+      headersTimeoutMs: values.SERVER_HEADERS_TIMEOUT_MS ?? 10_000,
+      requestTimeoutMs: values.SERVER_REQUEST_TIMEOUT_MS ?? 30_000,
+      keepAliveTimeoutMs: values.SERVER_KEEP_ALIVE_TIMEOUT_MS ?? 5_000,
       formBodyTimeoutMs: FORM_READ_TIMEOUT_MS,
     },
-    trustProxy: { setting: trustSetting, isTrusted },
+    // Unset, or refused above: no proxy is trusted.
+    trustProxy: values.TRUST_PROXY ?? { setting: given(env.TRUST_PROXY) ?? "false", isTrusted: () => false },
   };
   config.server.formBodyTimeoutMs = Math.max(
     500,
@@ -181,7 +195,8 @@ export function readConfig(source: Env = process.env): { config: SiteConfig; fat
     broken("SERVER_REQUEST_TIMEOUT_MS", "must not be shorter than SERVER_HEADERS_TIMEOUT_MS");
   }
   // A setting under a name the site does not read is lost without a word: refused in production.
-  (strict ? fatal : warnings).push(...misspelledVariables(Object.keys(source), read));
+  const read = new Set([...Object.keys(SETTINGS), "NODE_ENV", "LOCAL_STACK"]);
+  (strict ? fatal : warnings).push(...misspelledVariables(Object.keys(env), read));
   return { config, fatal, warnings };
 }
 
@@ -191,6 +206,7 @@ export function readConfig(source: Env = process.env): { config: SiteConfig; fat
  * names loopback, linklocal and uniquelocal, comma-separated.
  */
 function compileTrust(setting: string): SiteConfig["trustProxy"]["isTrusted"] {
+  if (setting === "true") throw new Error("true would trust any hop, so a visitor who reaches the site directly picks their own address");
   if (setting === "false" || setting === "0") return () => false;
   if (/^\d+$/.test(setting)) {
     const hops = Number(setting);

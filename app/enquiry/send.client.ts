@@ -1,7 +1,8 @@
 /**
  * Sends an enquiry from the browser with supabase-js `functions.invoke('send-contact-email')`.
- * supabase-js (~50 KB gzipped) is imported on demand: `preloadSupabase()` runs when the visitor
- * first focuses or types in the form, so the first view never downloads it. The answer becomes a
+ * supabase-js (~50 KB gzipped) is imported on demand: `preloadSupabase()` runs once the form has
+ * hydrated, at the visitor's first pause (a second without a key or tap: ContactForm's warm-up), so
+ * the first view never downloads it and evaluating it never delays a keystroke. The answer becomes a
  * FormOutcome in outcome.ts, as on the no-JavaScript path.
  */
 import type { SupabaseClient } from "@supabase/supabase-js";

@@ -19,7 +19,7 @@ const subscribe = (listener: () => void) => {
   return () => void listeners.delete(listener);
 };
 
-/** Starts loading the toast code early (the form does this on first focus, with supabase-js). */
+/** Starts loading the toast code early (the form does this at the visitor's first pause once it has hydrated, with supabase-js). */
 export function preloadToasts() {
   loadRack().catch(() => undefined);
 }

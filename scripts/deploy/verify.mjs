@@ -9,25 +9,21 @@
 // With REDELIVERY_SECRET in the environment it also reads the function's health details: configuration
 // problems, the redelivery schedule, and which client-address header the platform sets (probed with
 // forged values in every candidate header).
-import { createHash } from "node:crypto";
+// The headers, lists and patterns this script shares with the site and the function come from their
+// TypeScript modules, so a copy cannot drift: `npm run verify` runs it with tsx (Node's loader for
+// TypeScript; docs/decisions/001).
 import { parseArgs } from "node:util";
+import { inlineScriptHashes } from "../../app/document/csp.server.ts";
+import { ALLOWED_HEADERS } from "../../supabase/functions/_shared/cors.ts";
+import { ADDRESS_HEADERS } from "../../supabase/functions/send-contact-email/client-address.ts";
+import { LIST_HEADERS } from "../../supabase/functions/send-contact-email/config.ts";
+import { shortHash } from "../../supabase/functions/send-contact-email/crypto.ts";
+import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/health.ts";
 import { mailDomainChecks } from "./mail-domain.mjs";
 
-const ENQUIRY_HEADERS = ["authorization", "x-client-info", "apikey", "content-type", "idempotency-key", "x-form-fill-ms", "x-form-trap"];
-/** The headers that name a caller on some platform or proxy (send-contact-email/client-address.ts). */
-const ADDRESS_HEADERS = [
-  "cf-connecting-ip",
-  "true-client-ip",
-  "x-real-ip",
-  "x-forwarded-for",
-  "forwarded",
-  "x-envoy-external-address",
-  "x-client-ip",
-];
-const LIST_HEADERS = new Set(["x-forwarded-for", "forwarded"]);
+/** What the browser asks the preflight to allow: supabase-js's headers and the enquiry's. */
+const ENQUIRY_HEADERS = ALLOWED_HEADERS.split(",").map((header) => header.trim());
 const SCHEDULE_MAX_AGE_SECONDS = 15 * 60;
-
-const shortHash = (text) => createHash("sha256").update(text).digest("hex").slice(0, 12);
 
 /**
  * Runs every check; returns `[{ name, status: "pass" | "fail" | "skip" | "warn", detail }]` (warn: a risk, not a failure).
@@ -83,11 +79,10 @@ export async function verifyDeployment({
     const scriptSrc = /script-src([^;]*)/.exec(csp)?.[1] ?? "";
     if (!scriptSrc) return fail("no script-src in the Content-Security-Policy");
     if (/'unsafe-inline'|'unsafe-eval'|\*/.test(scriptSrc)) return fail(`script-src allows more than hashes: ${scriptSrc.trim()}`);
-    const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
-      .filter(([, attributes]) => !/\bsrc=/i.test(attributes) && !/type="application\/(ld\+)?json"/i.test(attributes))
-      .map(([, , text]) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`);
+    // Hashed as the site hashes them (app/document/csp.server.ts).
+    const inline = inlineScriptHashes(html);
     const allowed = new Set(scriptSrc.match(/'sha256-[^']+'/g) ?? []);
-    const missing = [...new Set(inline)].filter((hash) => !allowed.has(hash));
+    const missing = inline.filter((hash) => !allowed.has(hash));
     const extra = [...allowed].filter((hash) => !inline.includes(hash));
     if (missing.length) return fail(`${missing.length} inline script(s) not in the CSP (a CDN that rewrites the HTML breaks them)`);
     if (extra.length) return fail(`${extra.length} hash(es) in the CSP match no script of this page`);
@@ -172,7 +167,7 @@ export async function verifyDeployment({
     functionAnswered = true;
     const body = await anonymous.json().catch(() => ({}));
     if (redeliverySecret) {
-      const owner = await request(`${functionUrl}/health`, { headers: { ...keyHeaders, "x-redelivery-secret": redeliverySecret } });
+      const owner = await request(`${functionUrl}/health`, { headers: { ...keyHeaders, [REDELIVERY_SECRET_HEADER]: redeliverySecret } });
       details = await owner.json().catch(() => undefined);
       if (details && !details.problems) details = undefined; // the secret was not recognised
     }
@@ -221,12 +216,16 @@ export async function verifyDeployment({
     const probe = async (value) => {
       const sent = Object.fromEntries(ADDRESS_HEADERS.map((h) => [h, h === "forwarded" ? `for=${value}` : value]));
       const response = await request(`${functionUrl}/health`, {
-        headers: { ...keyHeaders, ...sent, "x-redelivery-secret": redeliverySecret },
+        headers: { ...keyHeaders, ...sent, [REDELIVERY_SECRET_HEADER]: redeliverySecret },
       });
       return (await response.json()).clientAddress.arrived;
     };
     const [a, b] = [await probe(forged[0]), await probe(forged[1])];
-    const findings = ADDRESS_HEADERS.map((header) => classify(header, a[header], b[header], forged));
+    // What the function reports for each forged value: its hash, as the function writes it (crypto.ts).
+    const hashesOf = (header) => Promise.all(forged.map((value) => shortHash(header === "forwarded" ? `for=${value}` : value)));
+    const findings = await Promise.all(
+      ADDRESS_HEADERS.map(async (header) => classify(header, a[header], b[header], await hashesOf(header))),
+    );
     const trusted = findings.find((f) => f.kind === "overwritten") ?? findings.find((f) => f.kind === "appended");
     const summary = findings
       .map((f) => `${f.header}: ${f.kind}${f.kind === "appended" ? ` (${f.appended} entr${f.appended === 1 ? "y" : "ies"})` : ""}`)
@@ -275,19 +274,21 @@ function describeProblems(details) {
   return parts.join("; ") || "no details";
 }
 
-/** What the platform does with a header, from its entries' hashes in two probes with different forged values. */
-function classify(header, first, second, forged) {
+/**
+ * What the platform does with a header, from its entries' hashes in two probes with different forged
+ * values (`sent`: the hashes of what each probe sent in it).
+ */
+function classify(header, first, second, sent) {
   if (!first && !second) return { header, kind: "absent" };
-  const sent = (value) => shortHash(header === "forwarded" ? `for=${value}` : value);
   const [a, b] = [first ?? [], second ?? []];
-  if (a[0] === sent(forged[0]) && b[0] === sent(forged[1])) {
+  if (a[0] === sent[0] && b[0] === sent[1]) {
     if (a.length === 1) return { header, kind: "passed through" };
     // The caller's value first, then what proxies added: the same in both probes.
     if (LIST_HEADERS.has(header) && JSON.stringify(a.slice(1)) === JSON.stringify(b.slice(1)))
       return { header, kind: "appended", appended: a.length - 1 };
     return { header, kind: "passed through" };
   }
-  if (!a.includes(sent(forged[0])) && JSON.stringify(a) === JSON.stringify(b) && a.length === 1) return { header, kind: "overwritten" };
+  if (!a.includes(sent[0]) && JSON.stringify(a) === JSON.stringify(b) && a.length === 1) return { header, kind: "overwritten" };
   return { header, kind: "unclear" };
 }
 

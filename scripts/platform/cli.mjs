@@ -1,12 +1,14 @@
 // `npm run stack` and `npm run dev`: the local platform (stack.mjs) on the ports of `supabase start`,
-// with the database kept in .stack/db, until Ctrl-C.
+// with the database kept in .stack/db, until Ctrl-C, configured by the developer's env files and
+// shell over the stack's local values (developer-config.mjs).
 //   stack [--build] [--fresh] [--cdn]   the production build of the site (--build rebuilds it first)
 //   dev [--fresh]                       the site under `remix dev` (an edit reloads the page) and the
 //                                       function under Deno's watch mode (an edit restarts it)
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { portsFromEnv } from "./environment.mjs";
+import { describeConfig, developerConfig, documentedNames, STACK_WIRING } from "./developer-config.mjs";
+import { functionEnvironment, portsFromEnv, siteEnvironment } from "./environment.mjs";
 import { installedMajorVersion } from "./postgres.mjs";
 import { ROOT } from "./processes.mjs";
 import { build, startStack } from "./stack.mjs";
@@ -39,16 +41,29 @@ try {
     await build(false);
   }
   const ports = portsFromEnv();
+  // HOST: the site answers on every interface, so a phone on the same network can open the page and
+  // send the form without JavaScript (the function, and so the JavaScript path, stays on 127.0.0.1).
+  // With --cdn, the site trusts the CDN on this machine (nginx) to say who the visitor is.
+  const siteLocal = { HOST: "0.0.0.0", SITE_URL: `http://localhost:${ports.site}`, ...(flags.cdn ? { TRUST_PROXY: "loopback" } : {}) };
+  // The names the stack sets (the values stack.mjs gives them depend on the ports it settles on).
+  const local = {
+    function: functionEnvironment({ databaseUrl: "", smtpPort: ports.smtp, siteOrigins: [] }),
+    site: { ...siteEnvironment({ functionUrl: "", siteUrl: "" }), ...siteLocal },
+  };
+  // STACK_ENV_DIR: where .env and supabase/functions/.env are read (the repository by default).
+  const config = developerConfig({
+    dir: path.resolve(ROOT, process.env.STACK_ENV_DIR ?? "."),
+    local,
+    known: documentedNames(ROOT),
+    wiring: flags.cdn ? { ...STACK_WIRING, site: [...STACK_WIRING.site, "TRUST_PROXY"] } : STACK_WIRING,
+  });
   stack = await startStack({
     ports,
     dataDir,
     site: mode === "dev" ? "dev" : "build",
     fn: mode === "dev" ? "watch" : "run",
     cdn: Boolean(flags.cdn),
-    // HOST: the site answers on every interface, so a phone on the same network can open the page and
-    // send the form without JavaScript (the function, and so the JavaScript path, stays on 127.0.0.1).
-    // With --cdn, the site trusts the CDN on this machine (nginx) to say who the visitor is.
-    env: { site: { HOST: "0.0.0.0", SITE_URL: `http://localhost:${ports.site}`, ...(flags.cdn ? { TRUST_PROXY: "loopback" } : {}) } },
+    env: { function: config.env.function, site: { ...siteLocal, ...config.env.site } },
     quiet: false,
   });
   const where = stack.db.dataDir.startsWith(ROOT + path.sep) ? path.relative(ROOT, stack.db.dataDir) : stack.db.dataDir;
@@ -59,8 +74,21 @@ try {
     Function          ${stack.functionUrl}/functions/v1/send-contact-email
     Caught mail       ${stack.mail.apiUrl}        (JSON: /messages)
     Database          ${stack.db.url}   (PostgreSQL ${installedMajorVersion()}, data in ${where}${stack.db.fresh ? ", new" : ""})
+    ${mailLine({ ...process.env, ...stack.functionEnv })}
+    ${describeConfig(config).join("\n    ")}
 `);
 } catch (error) {
   console.error(error);
   await stop(1);
+}
+
+/**
+ * Where the function's mail goes, as config.ts decides it (an explicit MAIL_TRANSPORT, else a Resend
+ * key), from everything the function's process gets (the shell's variables included).
+ */
+function mailLine(env) {
+  const transport = env.MAIL_TRANSPORT || (env.RESEND_API_KEY ? "resend" : "smtp");
+  if (transport === "resend")
+    return `Mail              through Resend (${env.RESEND_API_URL || "https://api.resend.com"}): none reaches the catcher; the function's log says how each send went`;
+  return `Mail              to the catcher above`;
 }

@@ -1,7 +1,9 @@
 // The one description of the local platform's environment: its ports, its URLs, and every variable
 // the function and the site get. `npm run stack`, `npm run dev`, the browser tests, the function's
 // tests, the load test and the bench all start the platform through stack.mjs, which takes its
-// variables from here; a caller only names what it changes (for example a lower rate limit).
+// variables from here; a caller only names what it changes (for example a lower rate limit). For
+// `npm run stack` and `npm run dev`, the developer's env files and shell sit over these values
+// (developer-config.mjs).
 //
 // The values are local ones on purpose: secrets anyone can read in this file, URLs on 127.0.0.1 and
 // `.example` addresses. The site refuses them in production unless LOCAL_STACK=1 says this is a local

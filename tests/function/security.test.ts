@@ -75,6 +75,8 @@ test("answers the CORS preflight for the site's origin only", async () => {
   assert.equal(ok.headers.get("access-control-allow-origin"), ORIGIN);
   assert.match(ok.headers.get("access-control-allow-headers")!, /idempotency-key/);
   assert.match(ok.headers.get("access-control-allow-headers")!, /x-client-info/);
+  // supabase-js's own list (@supabase/supabase-js/cors): what the SDK sends on a retry too.
+  assert.match(ok.headers.get("access-control-allow-headers")!, /x-retry-count/);
   const other = await preflight("https://evil.example");
   assert.equal(other.headers.get("access-control-allow-origin"), null);
 });

@@ -182,6 +182,8 @@ describe("npm run verify", () => {
       const child = spawn(
         process.execPath,
         [
+          "--import",
+          "tsx",
           "scripts/deploy/verify.mjs",
           "--site",
           `http://127.0.0.1:${closed}`,

@@ -36,6 +36,8 @@ beforeAll(async () => {
     env: {
       ...process.env,
       STACK_DB_DIR: path.join(copy, ".stack/db"),
+      // No env files: a developer's own (copied with supabase/) must not change the test.
+      STACK_ENV_DIR: path.join(copy, "no-env-files"),
       ...portsToEnv(ports),
     },
     stdio: ["ignore", "pipe", "pipe"],

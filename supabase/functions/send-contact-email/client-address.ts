@@ -5,6 +5,7 @@
  * address, so it is read from the right: CLIENT_IP_TRUSTED_HOPS entries from the end. Null when none
  * is there: then no per-sender limit applies, rather than one bucket shared by every such caller.
  */
+import ipaddr from "ipaddr.js";
 import type { Config } from "./config.ts";
 import { shortHash } from "./crypto.ts";
 
@@ -52,48 +53,31 @@ const UNREADABLE = "unreadable";
  * 2002::/16 with its 2^80 addresses per IPv4, Teredo 2001::/32). Anything else (an IPv4 written with
  * leading zeros or as one number, a port, text) counts as one sender, all together: the platform
  * writes addresses in their usual form, so only a caller that forges the header writes others.
+ * Parsing and the ranges are ipaddr.js's (the library Express's proxy-addr uses).
  */
 export function senderOf(address: string): string {
   const bare = address
     .trim()
     .replace(/^\[|\]$/g, "")
     .replace(/%[^%]*$/, "");
-  if (!bare.includes(":")) return ipv4(bare) ?? UNREADABLE;
-  const groups = ipv6Groups(bare);
-  if (!groups) return UNREADABLE;
-  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  if (!bare.includes(":")) return ipaddr.IPv4.isValidFourPartDecimal(bare) ? bare : UNREADABLE;
+  if (!ipaddr.IPv6.isValid(bare)) return UNREADABLE;
+  const ip = ipaddr.IPv6.parse(bare);
+  const [, g1, g2, , , , g6, g7] = ip.parts as [number, number, number, number, number, number, number, number];
   const v4 = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255].join(".");
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && ((g4 === 0 && g5 === 0xffff) || (g4 === 0xffff && g5 === 0))) return v4(g6, g7);
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return v4(g6, g7);
-  if (g0 === 0x2002) return v4(g1, g2);
-  if (g0 === 0x2001 && g1 === 0) return v4(g6 ^ 0xffff, g7 ^ 0xffff);
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.toString(16))
-    .join(":")}::/64`;
-}
-
-/** An IPv4 address in its usual dotted form (no leading zeros), or null. */
-function ipv4(text: string): string | null {
-  const parts = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text)?.slice(1);
-  return parts && parts.every((p) => Number(p) <= 255 && (p === "0" || !p.startsWith("0"))) ? text : null;
-}
-
-/** The eight 16-bit groups of an IPv6 address ("::" and a trailing dotted IPv4 allowed); null if it is not one. */
-function ipv6Groups(text: string): number[] | null {
-  let s = text.toLowerCase();
-  const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s);
-  if (v4) {
-    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
-    if ([a, b, c, d].some((n) => n > 255)) return null;
-    s = `${s.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  switch (ip.range()) {
+    case "ipv4Mapped": // ::ffff:0:0/96
+    case "rfc6145": // ::ffff:0:0:0/96
+    case "rfc6052": // NAT64, 64:ff9b::/96
+      return v4(g6, g7);
+    case "6to4": // 2002:AABB:CCDD::/48
+      return v4(g1, g2);
+    case "teredo": // 2001:0::/32, the client's IPv4 inverted in the last 32 bits
+      return v4(g6 ^ 0xffff, g7 ^ 0xffff);
+    default:
+      return `${ip.parts
+        .slice(0, 4)
+        .map((g) => g.toString(16))
+        .join(":")}::/64`;
   }
-  const halves = s.split("::");
-  if (halves.length > 2) return null;
-  const head = halves[0] ? halves[0].split(":") : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
-  return groups.every((g) => /^[0-9a-f]{1,4}$/.test(g)) ? groups.map((g) => parseInt(g, 16)) : null;
 }

@@ -15,6 +15,7 @@ import {
   readSecret,
   secretProblem,
 } from "../_shared/config-checks.ts";
+import { readShape, wholeNumber } from "../_shared/config-shapes.ts";
 import { isDeliverableEmail } from "../_shared/contact-message.ts";
 import { senderWarnings } from "./sender.ts";
 
@@ -89,7 +90,7 @@ export function isHostedPlatform(env: Env): boolean {
 }
 
 /** Headers that carry a list of addresses, one appended by each proxy. */
-const LIST_HEADERS = new Set(["x-forwarded-for", "forwarded"]);
+export const LIST_HEADERS: ReadonlySet<string> = new Set(["x-forwarded-for", "forwarded"]);
 
 export function loadConfig(source: Env): { config: Config; problems: ConfigProblem[]; warnings: ConfigProblem[] } {
   // Every name looked up is recorded: what is set but never read, and looks like one, is a misspelling.
@@ -101,14 +102,13 @@ export function loadConfig(source: Env): { config: Config; problems: ConfigProbl
   /** A rule that only a real deployment needs (local runs use local values). */
   const inProduction = (variable: string, text: string | undefined) => production && problem(variable, text);
   const str = (key: string, fallback: string) => env.get(key)?.trim() || fallback;
-  const int = (key: string, fallback: number, [min, max]: [number, number]) => {
+  const int = (key: string, fallback: number, range: [number, number]) => {
     const raw = env.get(key)?.trim();
     if (!raw) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problem(key, `must be a whole number from ${min} to ${max}, got "${raw}"; using ${fallback}`);
-      return fallback;
-    }
-    return Number(raw);
+    const read = readShape(wholeNumber("a whole number", range), raw);
+    if ("value" in read) return read.value;
+    problem(key, `${read.problem}; using ${fallback}`);
+    return fallback;
   };
   const required = (key: string, fallback: string) => {
     const value = env.get(key)?.trim();

@@ -1,4 +1,4 @@
-/** The function's cryptography: secret comparison, hashes, and HMAC signatures (Web Crypto only). */
+/** The function's cryptography: secret comparison and hashes (Web Crypto only; webhook signatures: resend-webhook.ts). */
 
 const encoder = new TextEncoder();
 
@@ -20,20 +20,4 @@ export async function sha256(text: string): Promise<string> {
 /** The first 12 hex characters of the SHA-256: enough to tell values apart in a report, not to read them. */
 export async function shortHash(text: string): Promise<string> {
   return (await sha256(text)).slice(0, 12);
-}
-
-/** The bytes of a base64 text, as an ArrayBuffer (what Web Crypto takes in every Deno we run on). */
-export function base64Bytes(text: string): ArrayBuffer {
-  const binary = atob(text);
-  const buffer = new ArrayBuffer(binary.length);
-  const view = new Uint8Array(buffer);
-  for (let i = 0; i < binary.length; i++) view[i] = binary.charCodeAt(i);
-  return buffer;
-}
-
-/** HMAC-SHA256 of `message` with the raw `key`, as base64. */
-export async function hmacSha256Base64(key: ArrayBuffer, message: string): Promise<string> {
-  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(message)));
-  return btoa(String.fromCharCode(...signature));
 }

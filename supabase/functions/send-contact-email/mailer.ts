@@ -127,7 +127,10 @@ function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
-        throw new MailError(`Resend unreachable: ${error instanceof Error ? error.message : error}`, "temporary");
+        // The network, not Resend's answer: no route, DNS, a refused connection, a timeout. Deno 2.9
+        // says only "fetch failed" and puts what happened in the cause.
+        const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+        throw new MailError(`Resend unreachable (network): ${error instanceof Error ? error.message : error}${cause}`, "temporary");
       }
       const body = await response.text().catch(() => "");
       if (!response.ok) {

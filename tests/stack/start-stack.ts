@@ -1,0 +1,79 @@
+// Starts `npm run stack`'s script as a developer or tester does (scripts/platform/cli.mjs), on free
+// ports, with the environment and env files a test gives it; resolves once it prints its URLs.
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { portsToEnv } from "../../scripts/platform/environment.mjs";
+import { freePort } from "../../scripts/platform/ports.mjs";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export type Ports = { site: number; function: number; db: number; mailUi: number; smtp: number };
+
+/** A folder for one stack's database and env files; `files` are written into it (".env", "supabase/functions/.env"). */
+export function stackFolder(files: Record<string, string> = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), "studio-stack-"));
+  // As root the server runs as the `postgres` user, which must reach the data folder.
+  chmodSync(dir, 0o755);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  return { dir, dataDir: path.join(dir, "db"), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function freePorts(): Promise<Ports> {
+  return { site: await freePort(), function: await freePort(), db: await freePort(), mailUi: await freePort(), smtp: await freePort() };
+}
+
+/**
+ * `node scripts/platform/cli.mjs stack` with the shell's variables plus `env`, its database in
+ * `folder.dataDir` and its env files read from `folder.dir` (never the repository's own: a developer's
+ * files must not change a test). `stop()` is the developer's Ctrl-C.
+ */
+export async function startStack(ports: Ports, folder: { dir: string; dataDir: string }, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ["scripts/platform/cli.mjs", "stack"], {
+    cwd: ROOT,
+    env: { ...process.env, STACK_DB_DIR: folder.dataDir, STACK_ENV_DIR: folder.dir, ...portsToEnv(ports), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the stack did not start in 90 s:\n${output}`)), 90_000);
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes("is running")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    exited.then((code) => reject(new Error(`the stack exited with ${code}:\n${output}`)));
+  });
+  return {
+    get output() {
+      return output;
+    },
+    /** The lines the stack printed once it was running (the banner). */
+    get banner() {
+      return output.slice(output.indexOf("Studio site is running"));
+    },
+    async stop() {
+      child.kill("SIGINT");
+      await exited;
+    },
+  };
+}
+
+export async function until<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
