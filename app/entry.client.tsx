@@ -1,7 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { holdInputUntilHydrated } from "./hydration/input-hold";
+import { holdInputUntilHydrated } from "./hydration/hold-input-from-react";
 
 // The visitor's keys and taps stay with the plain HTML page until React has hydrated every part, so
 // none of them makes React hydrate a part at once, inside the event (decision 016).

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { PublicEnv } from "~/config.types";
 import { contactForm, fill, toasts } from "~/content";
-import { INTENT_ATTRIBUTE } from "~/hydration/hydrate-on-intent";
-import { whenUntouched } from "~/hydration/when-untouched";
+import { INTENT_ATTRIBUTE } from "~/hydration/inline-script-loader";
+import { whenUntouched } from "~/hydration/run-when-untouched";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
 import { preloadToasts, showToast, type Tone } from "~/toasts/Toasts";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { inlineScriptHashes } from "~/document/csp.server";
 import { deferHydration } from "./deferred-hydration.server";
-import { DEFERRED_REL, DEFERRED_TYPES } from "./hydrate-on-intent";
+import { DEFERRED_REL, DEFERRED_TYPES } from "./inline-script-loader";
 
 // The tail of a document as Remix 2's <Scripts> renders it (no nonce: scripts are allowed by hash).
 const remixDocument = () =>

@@ -1,13 +1,13 @@
 /**
- * The server half of deferred hydration (see hydrate-on-intent.ts and docs/decisions/008). Remix's
+ * The server half of deferred hydration (see inline-script-loader.ts and docs/decisions/008). Remix's
  * `<Scripts>` has no option to delay its work, so the rendered document is rewritten: module
  * preloads lose their `rel` (kept in a data attribute), the router's context script and the
  * bootstrap module get inert types, and the small inline loader that restores all of them on the
  * visitor's first intent is added at the end of the body.
  */
 import { closeMenuOnLinkSource } from "~/components/header-menu.inline";
-import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntentSource } from "./hydrate-on-intent";
-import { trackInputSource } from "./input-state";
+import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntentSource } from "./inline-script-loader";
+import { trackInputSource } from "./inline-input-tracker";
 
 const MODULE_PRELOAD = /<link rel="modulepreload"/g;
 const CONTEXT = /<script>window\.__remixContext = /g;

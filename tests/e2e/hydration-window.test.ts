@@ -12,7 +12,7 @@
 import type { Page } from "@playwright/test";
 import fc from "fast-check";
 import { faq, toasts } from "../../app/content";
-import { HELD_EVENTS, HYDRATED_ATTRIBUTE } from "../../app/hydration/input-hold";
+import { HELD_EVENTS, HYDRATED_ATTRIBUTE } from "../../app/hydration/hold-input-from-react";
 import { expect, isSettled, startHydration, test } from "./fixtures";
 
 const CONTROLS = ["faq", "menu", "book-now", "field", "submit"] as const;

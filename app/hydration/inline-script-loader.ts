@@ -14,14 +14,14 @@
  *
  * The modules start downloading at the visitor's first short pause (PAUSE_MS), never inside their tap
  * or between two keys. They run only once all have arrived, and only while the visitor is not typing,
- * tapping or scrolling (no key or pointer down, none for QUIET_MS: app/hydration/input-state.ts):
+ * tapping or scrolling (no key or pointer down, none for QUIET_MS: app/hydration/inline-input-tracker.ts):
  * evaluating a module is one task that cannot be split (React then hydrates in slices, with the
- * visitor's input held back from it: input-hold.ts). The shared library chunks (React, the router)
+ * visitor's input held back from it: hold-input-from-react.ts). The shared library chunks (React, the router)
  * are evaluated one per task first, each at such a quiet moment, then the bootstrap module. A visitor who sends before that posts the
  * form without JavaScript, which works. It must stay self-contained: it is serialised into the page
  * with `Function.prototype.toString`.
  */
-import { INPUT_STATE_GLOBAL } from "./input-state";
+import { INPUT_STATE_GLOBAL } from "./inline-input-tracker";
 
 // `click` and `input` too: a screen reader activating a control sends a click without any pointer
 // or key event, and autofill or dictation fill a field without keys.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { INPUT_STATE_GLOBAL, STALE_KEY_MS } from "./input-state";
-import { whenUntouched } from "./when-untouched";
+import { INPUT_STATE_GLOBAL, STALE_KEY_MS } from "./inline-input-tracker";
+import { whenUntouched } from "./run-when-untouched";
 
 describe("whenUntouched: a moment when no tap or key press is under way", () => {
   beforeEach(() => {

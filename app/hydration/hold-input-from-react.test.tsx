@@ -12,7 +12,7 @@ import {
   partUnmounted,
   shellHydrated,
   type PartToken,
-} from "./input-hold";
+} from "./hold-input-from-react";
 
 const hydratedMark = () => document.documentElement.hasAttribute(HYDRATED_ATTRIBUTE);
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntent, INTENT_ATTRIBUTE, INTENT_EVENTS } from "./hydrate-on-intent";
+import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntent, INTENT_ATTRIBUTE, INTENT_EVENTS } from "./inline-script-loader";
 
 describe("deferred hydration (browser half)", () => {
   afterEach(() => {
