@@ -110,4 +110,28 @@ describe("holding the visitor's input back from React while it hydrates", () => 
     document.body.click();
     expect(reached).toHaveBeenCalledTimes(1);
   });
+
+  it("where react-dom is not the version its events were read from, holds nothing (React hydrates as usual) and still marks the end", () => {
+    lift = holdInputUntilHydrated({ hold: false });
+    const reached = vi.fn();
+    document.body.addEventListener("click", reached);
+    document.body.click();
+    expect(reached).toHaveBeenCalledTimes(1);
+    expect(hydratedMark()).toBe(false);
+    shellHydrated();
+    expect(hydratedMark()).toBe(true);
+  });
+
+  it("is lifted after its deadline if the parts never all report (a broken assumption): React then hydrates as usual", async () => {
+    lift = holdInputUntilHydrated({ deadlineMs: 30 });
+    partMounted({ hydrated: false });
+    shellHydrated();
+    const reached = vi.fn();
+    document.body.addEventListener("click", reached);
+    document.body.click();
+    expect(reached).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(hydratedMark()).toBe(true));
+    document.body.click();
+    expect(reached).toHaveBeenCalledTimes(1);
+  });
 });

@@ -8,11 +8,11 @@
  *
  * Returns a function that cancels it.
  */
-import { inputState, trackInput, INPUT_STATE_GLOBAL, STALE_KEY_MS } from "./inline-input-tracker";
+import { inputState, trackInput, INPUT_TRACKER_GLOBAL, STALE_KEY_MS } from "./inline-input-tracker";
 
 export function whenUntouched(callback: () => void, { settleMs = 150 } = {}): () => void {
   // Where the page did not inline the tracker (a component test), start it now.
-  if (!inputState()) trackInput(INPUT_STATE_GLOBAL, STALE_KEY_MS);
+  if (!inputState()) trackInput(INPUT_TRACKER_GLOBAL, STALE_KEY_MS);
   const state = inputState()!;
   let done = false;
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -9,8 +9,16 @@
 //   (c) menu, Book Now     land on /, open the menu, close it, tap Book Now
 //   (d) type in the form   land on /#contact, tap the name field, type a name
 // Target: each INP within ×1.25 (+16 ms) of plain HTML, no frame over 50 ms while scrolling, and the
-// tapped answer shown in every run. Used by `npm run bench` (the "visitor" rows); alone:
-//   node scripts/measure/visitor.mjs [runs] [scenarios, e.g. bd]
+// tapped answer shown in every run.
+// Then the hydration itself (issue 25), 5 runs each on an unthrottled desktop (1440 px) and on the phone
+// (360 px, touch, CPU ×4, network unthrottled):
+//   focus to hydrated       a tap or click on the form's Name field, to `html[data-hydrated]`
+//   Send before hydration   the form filled as autofill does and Send pressed at once: the button one frame
+//                           later, the toast, the cleared form, and whether the document was reloaded
+// Target: focus to hydrated at most 500 ms (desktop) and 1200 ms (phone); "Sending..." on a disabled
+// button one frame after the click, the success toast, a cleared form and no reload in every run.
+// Used by `npm run bench` (the "visitor" rows); alone:
+//   node scripts/measure/visitor.mjs [runs] [scenarios, e.g. bd; h: focus to hydrated; s: Send before hydration]
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, devices } from "@playwright/test";
@@ -154,6 +162,120 @@ export async function visit(browser, siteUrl, scenario, variant) {
   return result;
 }
 
+/** Where hydration is measured: an unthrottled desktop, and the phone above without its slow network. */
+const PROFILES = {
+  "desktop 1440 px": { context: { viewport: { width: 1440, height: 900 } }, cpu: 1 },
+  "phone 360 px, CPU x4": { context: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 } }, cpu: 4 },
+};
+const HYDRATED = "data-hydrated";
+
+async function profiled(browser, siteUrl, profile, url) {
+  const { context: options, cpu } = PROFILES[profile];
+  const context = await browser.newContext({ ...options, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  // When focus first enters the form, when the page marks itself hydrated, and the button one frame after a Send.
+  await page.addInitScript((hydrated) => {
+    const at = (window.__hydration = { focus: 0, hydrated: 0, sends: [] });
+    addEventListener("focusin", (e) => at.focus || !e.target.closest?.("form") || (at.focus = performance.now()), true);
+    // The init script runs before the document has its root element: watch the document.
+    new MutationObserver(() => {
+      if (!at.hydrated && document.documentElement?.hasAttribute(hydrated)) at.hydrated = performance.now();
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: [hydrated] });
+    addEventListener(
+      "submit",
+      (e) => {
+        const button = e.target.querySelector("button[type=submit]");
+        const wasHydrated = document.documentElement.hasAttribute(hydrated);
+        requestAnimationFrame(() => at.sends.push({ text: button.textContent, disabled: button.disabled, wasHydrated }));
+      },
+      true,
+    );
+  }, HYDRATED);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpu });
+  const documents = [];
+  page.on("framenavigated", (frame) => frame === page.mainFrame() && documents.push(frame.url()));
+  await page.goto(`${siteUrl}${url}`, { waitUntil: "load" });
+  await stillness(page);
+  await page.waitForTimeout(500);
+  return { context, page, documents };
+}
+
+const press = (page, profile, selector) =>
+  profile.startsWith("phone") ? tap(page, selector) : page.locator(selector).click({ delay: 60 });
+
+/** From a tap or click on the form's first field to `html[data-hydrated]`, in ms. */
+export async function focusToHydrated(browser, siteUrl, profile) {
+  const { context, page } = await profiled(browser, siteUrl, profile, "/#contact");
+  try {
+    await press(page, profile, "#contact form [name=name]");
+    await page.waitForSelector(`html[${HYDRATED}]`, { state: "attached", timeout: 30_000 });
+    return await page.evaluate(() => Math.round(window.__hydration.hydrated - window.__hydration.focus));
+  } finally {
+    await context.close();
+  }
+}
+
+/** The form filled as autofill does it (no keys) and Send pressed at once, before the page has hydrated. */
+export async function sendBeforeHydration(browser, siteUrl, profile, run) {
+  const { context, page, documents } = await profiled(browser, siteUrl, profile, "/#contact");
+  try {
+    const form = page.locator("#contact form");
+    await form.locator("[name=name]").fill("Ada Lovelace");
+    await form.locator("[name=email]").fill(`ada-bench-${Date.now()}-${run}@example.com`);
+    await form.locator("[name=projectTitle]").fill(`Bench ${Date.now()}-${run}`);
+    await press(page, profile, "#contact form button[type=submit]");
+    const toast = await page
+      .locator("[data-tone=success]")
+      .waitFor({ timeout: 15_000 })
+      .then(() => true)
+      .catch(() => false);
+    const [send] = await page.evaluate(() => window.__hydration.sends);
+    return {
+      sendingInOneFrame: !!send && send.text === "Sending..." && send.disabled,
+      wasHydrated: !!send?.wasHydrated,
+      toast,
+      cleared: (await form.locator("[name=name]").inputValue().catch(() => "?")) === "",
+      reloaded: documents.length > 1,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** focus to hydrated (medians) and Send-before-hydration outcomes, per profile. */
+export async function hydrationBench(siteUrl, runs = 5, only = "hs") {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const results = {};
+  try {
+    for (const profile of Object.keys(PROFILES)) {
+      const result = (results[profile] = {});
+      if (only.includes("h")) {
+        const times = [];
+        for (let i = 0; i < runs; i++) times.push(await focusToHydrated(browser, siteUrl, profile));
+        result.focusToHydratedMs = median(times);
+        result.focusToHydratedRuns = times;
+        result.withinTarget = result.focusToHydratedMs <= (profile.startsWith("phone") ? 1200 : 500);
+      }
+      if (only.includes("s")) {
+        const sends = [];
+        for (let i = 0; i < runs; i++) sends.push(await sendBeforeHydration(browser, siteUrl, profile, i));
+        const count = (key) => `${sends.filter((s) => s[key]).length}/${runs}`;
+        result.sendBeforeHydration = {
+          sendingInOneFrame: count("sendingInOneFrame"),
+          beforeHydration: `${sends.filter((s) => !s.wasHydrated).length}/${runs}`,
+          successToast: count("toast"),
+          formCleared: count("cleared"),
+          reloads: count("reloaded"),
+        };
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return results;
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Medians of `runs` interleaved visits of each scenario, served and as plain HTML, on the site at `siteUrl`. */
@@ -190,9 +312,20 @@ export async function visitorBench(siteUrl, runs = 5, only = "abcd") {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const stack = await startStack({ db: false, mail: false, fn: false, env: { site: { SITE_URL: "https://studio.example" } } });
+  const only = process.argv[3] ?? "abcdhs";
+  // The function and its database only where enquiries are sent.
+  const sends = only.includes("s");
+  const stack = await startStack({
+    db: sends,
+    mail: sends,
+    fn: sends,
+    env: { site: { SITE_URL: "https://studio.example" }, function: { MIN_FILL_MS: "200", RATE_LIMIT_PER_CLIENT: "1000" } },
+  });
   try {
-    const results = await visitorBench(stack.siteUrl, Number(process.argv[2] ?? 5), process.argv[3]);
+    const runs = Number(process.argv[2] ?? 5);
+    if (/[hs]/.test(only)) console.table(summariseHydration(await hydrationBench(stack.siteUrl, runs, only)));
+    if (!/[abcd]/.test(only)) process.exit(0);
+    const results = await visitorBench(stack.siteUrl, runs, only);
     console.table(
       Object.fromEntries(
         Object.entries(results).map(([name, r]) => [
@@ -213,4 +346,23 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } finally {
     await stack.stop();
   }
+}
+
+/** One row per profile, for console.table. */
+export function summariseHydration(results) {
+  return Object.fromEntries(
+    Object.entries(results).map(([profile, r]) => [
+      profile,
+      {
+        "focus to hydrated (median ms)": r.focusToHydratedMs,
+        runs: r.focusToHydratedRuns?.join(" "),
+        "within target": r.withinTarget,
+        "Send before hydration: Sending... in 1 frame": r.sendBeforeHydration?.sendingInOneFrame,
+        "pressed before hydrated": r.sendBeforeHydration?.beforeHydration,
+        "success toast": r.sendBeforeHydration?.successToast,
+        "form cleared": r.sendBeforeHydration?.formCleared,
+        reloads: r.sendBeforeHydration?.reloads,
+      },
+    ]),
+  );
 }
