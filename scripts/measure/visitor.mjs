@@ -193,12 +193,13 @@ async function profiled(browser, siteUrl, profile, url) {
   }, HYDRATED);
   const cdp = await context.newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpu });
-  const documents = [];
-  page.on("framenavigated", (frame) => frame === page.mainFrame() && documents.push(frame.url()));
   await page.goto(`${siteUrl}${url}`, { waitUntil: "load" });
   await stillness(page);
   await page.waitForTimeout(500);
-  return { context, page, documents };
+  // A new document has a new time origin (a same-document history change does not).
+  const timeOrigin = await page.evaluate(() => performance.timeOrigin);
+  const reloaded = async () => (await page.evaluate(() => performance.timeOrigin).catch(() => 0)) !== timeOrigin;
+  return { context, page, reloaded };
 }
 
 const press = (page, profile, selector) =>
@@ -218,7 +219,7 @@ export async function focusToHydrated(browser, siteUrl, profile) {
 
 /** The form filled as autofill does it (no keys) and Send pressed at once, before the page has hydrated. */
 export async function sendBeforeHydration(browser, siteUrl, profile, run) {
-  const { context, page, documents } = await profiled(browser, siteUrl, profile, "/#contact");
+  const { context, page, reloaded } = await profiled(browser, siteUrl, profile, "/#contact");
   try {
     const form = page.locator("#contact form");
     await form.locator("[name=name]").fill("Ada Lovelace");
@@ -235,8 +236,12 @@ export async function sendBeforeHydration(browser, siteUrl, profile, run) {
       sendingInOneFrame: !!send && send.text === "Sending..." && send.disabled,
       wasHydrated: !!send?.wasHydrated,
       toast,
-      cleared: (await form.locator("[name=name]").inputValue().catch(() => "?")) === "",
-      reloaded: documents.length > 1,
+      cleared:
+        (await form
+          .locator("[name=name]")
+          .inputValue()
+          .catch(() => "?")) === "",
+      reloaded: await reloaded(),
     };
   } finally {
     await context.close();

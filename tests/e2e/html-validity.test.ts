@@ -29,7 +29,13 @@ type VnuMessage = { type: string; subType?: string; url: string; lastLine?: numb
 /** The site's documents, each as a visitor's browser would be given it. */
 async function documents(request: APIRequestContext) {
   const post = (url: string, form: Record<string, string>) => request.post(url, { form, maxRedirects: 0 });
-  const visitor = (title: string) => ({ name: "Ada Lovelace", email: "ada@example.com", projectTitle: title, projectDetails: "", website: "" });
+  const visitor = (title: string) => ({
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    projectTitle: title,
+    projectDetails: "",
+    website: "",
+  });
   const stamp = Date.now().toString(36);
   return {
     home: await request.get("/"),
