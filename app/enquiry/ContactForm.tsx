@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { PublicEnv } from "~/config.types";
 import { contactForm, fill, toasts } from "~/content";
-import { sendBeforeHydrationOffer } from "~/hydration/inline-send-before-hydration";
 import { INTENT_ATTRIBUTE } from "~/hydration/inline-script-loader";
+import { sendBeforeHydrationOffer } from "~/hydration/inline-send-before-hydration";
 import { whenUntouched } from "~/hydration/run-when-untouched";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";

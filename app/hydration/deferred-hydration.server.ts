@@ -9,8 +9,8 @@
 import { closeMenuOnLinkSource } from "~/components/header-menu.inline";
 import { SCRIPTS_MARKUP } from "./framework-assumptions";
 import { inlineInputTrackerSource } from "./inline-input-tracker";
-import { sendBeforeHydrationSource } from "./inline-send-before-hydration";
 import { DEFERRED_ASYNC, DEFERRED_REL, DEFERRED_TYPES, INERT_REL, inlineScriptLoaderSource } from "./inline-script-loader";
+import { sendBeforeHydrationSource } from "./inline-send-before-hydration";
 
 const all = (literal: string) => new RegExp(literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g");
 const MODULE_PRELOAD = all(SCRIPTS_MARKUP.modulePreload);

@@ -3,7 +3,6 @@ import { startTransition, type ReactNode } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { HydrationPart, ShellHydrated } from "./HydrationPart";
 import {
   HYDRATED_ATTRIBUTE,
   holdInputUntilHydrated,
@@ -13,6 +12,7 @@ import {
   shellHydrated,
   type PartToken,
 } from "./hold-input-from-react";
+import { HydrationPart, ShellHydrated } from "./HydrationPart";
 
 const hydratedMark = () => document.documentElement.hasAttribute(HYDRATED_ATTRIBUTE);
 
