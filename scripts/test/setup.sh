@@ -7,6 +7,7 @@
 # the fallbacks are for machines without internet or Docker (docs/decisions/015), each behind a variable:
 #   CHROMIUM_PATH   a Chromium to use as it is (else Playwright's own, else Debian's /usr/bin/chromium)
 #   NGINX_PATH      an nginx to use (else /usr/sbin/nginx); without one the CDN test is skipped
+#   JAVA            a Java 17+ for the Nu HTML Checker (else `java` on PATH, else Debian's default-jre-headless)
 #   SETUP_APT=0     never install from apt (by default apt runs only as root or with passwordless sudo)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,6 +21,8 @@ if ! node scripts/platform/chromium.mjs >/dev/null 2>&1; then
   npx --no-install playwright install chromium >/dev/null 2>&1 || need+=(chromium fonts-dejavu-core)
 fi
 [ -x "${NGINX_PATH:-/usr/sbin/nginx}" ] || need+=(nginx-light)
+# Java runs the Nu HTML Checker (npm vnu-jar) in tests/e2e/html-validity.test.ts; without it that test is skipped.
+command -v "${JAVA:-java}" >/dev/null || need+=(default-jre-headless)
 if [ ${#need[@]} -gt 0 ] && [ "${SETUP_APT:-1}" != 0 ] && command -v apt-get >/dev/null && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
   echo "setup: installing ${need[*]} from Debian"
