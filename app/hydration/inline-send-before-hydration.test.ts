@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/content";
-import { REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
+import { CONTACT_FIELDS, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
 import { sendBeforeHydration, type SendBeforeHydration, type SendConfig } from "./inline-send-before-hydration";
 
 let page = 0;
@@ -12,6 +12,7 @@ function open({ deadlineMs = 10_000 } = {}) {
     global: `__send${n}`,
     formAttribute: `data-form-${n}`,
     hydratedAttribute: `data-hydrated-${n}`,
+    fields: CONTACT_FIELDS,
     required: REQUIRED_FIELDS,
     sendingText: contactForm.sending,
     hurryEvent: `hurry-${n}`,

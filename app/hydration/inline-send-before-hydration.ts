@@ -16,7 +16,7 @@
  * It must stay self-contained: it is serialised into the page with `Function.prototype.toString`.
  */
 import { contactForm } from "~/content";
-import { REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
+import { CONTACT_FIELDS, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
 import { HYDRATED_ATTRIBUTE } from "./hold-input-from-react";
 import { HURRY_EVENT, INTENT_ATTRIBUTE, SCRIPTS_FAILED_EVENT } from "./inline-script-loader";
 
@@ -39,6 +39,8 @@ export type SendConfig = {
   global: string;
   formAttribute: string;
   hydratedAttribute: string;
+  /** The message's fields (made read-only while sending, as the form's component does), and the required ones. */
+  fields: readonly string[];
   required: readonly string[];
   sendingText: string;
   hurryEvent: string;
@@ -93,7 +95,7 @@ export function sendBeforeHydration(config: SendConfig) {
           button.textContent = config.sendingText;
         }
         form.setAttribute("aria-busy", "true");
-        for (const field of form.querySelectorAll("input, textarea")) field.setAttribute("readonly", "");
+        for (const name of config.fields) (form.elements.namedItem(name) as Element | null)?.setAttribute("readonly", "");
       }
       if (receiver) return receiver();
       waiting = form;
@@ -114,6 +116,7 @@ export function sendBeforeHydrationSource() {
     global: SEND_BEFORE_HYDRATION_GLOBAL,
     formAttribute: INTENT_ATTRIBUTE,
     hydratedAttribute: HYDRATED_ATTRIBUTE,
+    fields: CONTACT_FIELDS,
     required: REQUIRED_FIELDS,
     sendingText: contactForm.sending,
     hurryEvent: HURRY_EVENT,

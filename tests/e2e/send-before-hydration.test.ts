@@ -239,4 +239,37 @@ test.describe("Send at any moment of hydration, with JavaScript on", () => {
     await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title, { timeout: 20_000 });
     expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Scripts blocked ${t}`}`).toHaveLength(1);
   });
+
+  test("a react-dom of another version at run time (a broken assumption): no input hold, React hydrates as by default, Send still ends in the toast", async ({
+    browser,
+    baseURL,
+    stack,
+  }) => {
+    for (const moment of ["while the scripts download", "after hydration"] as const) {
+      const { context, page, errors } = await phone(browser, baseURL);
+      const warnings: string[] = [];
+      page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
+      try {
+        // The shared chunk that carries react-dom reports another version (framework-assumptions.ts, REACT_DOM_LINE).
+        await page.route(/\/build\/_shared\/.*\.js$/, async (route) => {
+          const response = await route.fetch();
+          const body = (await response.text()).replaceAll('"18.3.1"', '"19.0.0"');
+          await route.fulfill({ response, body });
+        });
+        await page.waitForTimeout(250);
+        const sent = await pressSend(page, moment, "success");
+        await expectOutcome(page, moment, "success", sent);
+        expect(
+          warnings.some((w) => w.includes("react-dom 19.0.0")),
+          `${moment}: the fallback said why`,
+        ).toBe(true);
+        await expect
+          .poll(async () => (await stack.db`select id from contact_enquiries where project_title = ${sent.values.projectTitle}`).length)
+          .toBe(1);
+        expect(errors, `${moment}: console errors`).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
 });
