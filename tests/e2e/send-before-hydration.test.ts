@@ -53,7 +53,7 @@ function recordSends({ hydrated }: { hydrated: string }) {
 async function reach(page: Page, moment: Moment, values: Record<string, string>) {
   const held: Route[] = [];
   let holding = moment === "while the scripts download" || moment === "while React hydrates";
-  await page.route(/\/build\/.*\.js$/, (route) => (holding ? void held.push(route) : route.continue()));
+  await page.route(/\/build\/.*\.js$/, (route) => (holding ? void held.push(route) : route.fallback()));
   if (moment === "while React hydrates") {
     // A slow phone: React's slices are far apart.
     const cdp = await page.context().newCDPSession(page);
@@ -73,7 +73,7 @@ async function reach(page: Page, moment: Moment, values: Record<string, string>)
   }
   const release = async () => {
     holding = false;
-    for (const route of held.splice(0)) await route.continue();
+    for (const route of held.splice(0)) await route.fallback();
   };
   if (moment === "while the scripts download") await expect.poll(() => held.length).toBeGreaterThan(0);
   if (moment === "while React hydrates") {
@@ -253,7 +253,7 @@ test.describe("Send at any moment of hydration, with JavaScript on", () => {
         // The shared chunk that carries react-dom reports another version (framework-assumptions.ts, REACT_DOM_LINE).
         await page.route(/\/build\/_shared\/.*\.js$/, async (route) => {
           const response = await route.fetch();
-          const body = (await response.text()).replaceAll('"18.3.1"', '"19.0.0"');
+          const body = (await response.text()).replaceAll('"18.3.1', '"19.0.0');
           await route.fulfill({ response, body });
         });
         await page.waitForTimeout(250);
