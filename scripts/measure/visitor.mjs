@@ -50,7 +50,7 @@ async function asPlainHtml(page, siteUrl) {
       const response = await route.fetch();
       const html = (await response.text())
         .replace(/<script(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script>/g, "")
-        .replace(/<link data-deferred-rel="modulepreload"[^>]*>/g, "");
+        .replace(/<link[^>]* data-deferred-rel="modulepreload"[^>]*>/g, "");
       await route.fulfill({ response, body: html, headers: { ...response.headers(), "content-encoding": "" } });
     },
   );
