@@ -1,4 +1,4 @@
-import type { LinksFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, Links, LiveReload, Meta, Outlet, Scripts, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
@@ -18,6 +18,10 @@ export const links: LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
   { rel: "manifest", href: "/site.webmanifest" },
 ];
+
+// The router's error screen is a document too, and every document needs a title (HTML). The routes'
+// own meta replace this one; it shows only where the root's error boundary renders the page.
+export const meta: MetaFunction = () => [{ title: errorScreen.title }, { name: "robots", content: "noindex" }];
 
 export async function loader() {
   const { studio, publicEnv } = config();
@@ -45,7 +49,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <div id={ANNOUNCER_ID} className={visuallyHidden} role="status" aria-live="polite" aria-atomic="true" />
         <ToastViewport />
         <Scripts />
-        {/* After everything else: marks hydration done once every part has (input-hold.ts). */}
+        {/* After everything else: marks hydration done once every part has (hold-input-from-react.ts). */}
         <ShellHydrated />
         {/* `npm run dev` only: reloads the page when an edit is rebuilt. Renders nothing in production. */}
         <LiveReload />

@@ -1,7 +1,7 @@
 import * as Accordion from "@radix-ui/react-accordion";
 import { startTransition, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { faq, faqSection } from "~/content";
-import { whenUntouched } from "~/hydration/when-untouched";
+import { whenUntouched } from "~/hydration/run-when-untouched";
 import * as styles from "./Faq.css";
 import { Section } from "./Section";
 
@@ -84,7 +84,7 @@ export function Faq() {
     list.addEventListener("focusin", readFocus);
     list.addEventListener("focusout", () => setTimeout(readFocus));
     // Read again at the take-over: focus may have moved while the page's input was held back from
-    // React's listeners (and this one) during hydration (app/hydration/input-hold.ts).
+    // React's listeners (and this one) during hydration (app/hydration/hold-input-from-react.ts).
     const cancel = whenUntouched(() => {
       readOpen();
       readFocus();

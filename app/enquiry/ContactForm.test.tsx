@@ -3,7 +3,9 @@ import fc from "fast-check";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import { toasts } from "~/content";
+import { sendBeforeHydration, SEND_BEFORE_HYDRATION_GLOBAL } from "~/hydration/inline-send-before-hydration";
 import { ToastViewport } from "~/toasts/Toasts";
+import { CONTACT_FIELDS, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
 import { unseenText } from "../../tests/unicode";
 import { ContactForm } from "./ContactForm";
 
@@ -31,6 +33,46 @@ describe("ContactForm", () => {
     render(page, { container: host, hydrate: true });
     expect(screen.getByLabelText(/Project Details/)).toHaveValue("edited before hydration");
     expect(screen.getByLabelText("Name")).toHaveValue("Ada L.");
+  });
+
+  it("takes over a Send pressed before it hydrated: hydrates showing Sending..., sends it once, then the success toast", async () => {
+    const page = (
+      <>
+        <ContactForm {...props} />
+        <ToastViewport />
+      </>
+    );
+    const host = document.createElement("div");
+    host.innerHTML = renderToString(page);
+    document.body.append(host);
+    // The page's inline listener (as deferred-hydration.server.ts inlines it), then a Send before React.
+    sendBeforeHydration({
+      global: SEND_BEFORE_HYDRATION_GLOBAL,
+      formAttribute: "data-hydrate-on-intent",
+      hydratedAttribute: "data-hydrated-in-this-test",
+      fields: CONTACT_FIELDS,
+      required: REQUIRED_FIELDS,
+      sendingText: "Sending...",
+      hurryEvent: "hurry-in-this-test",
+      failedEvent: "failed-in-this-test",
+      deadlineMs: 60_000,
+    });
+    const form = host.querySelector("form")!;
+    for (const [name, value] of Object.entries({ name: "Ada", email: "ada@example.com", projectTitle: "EP" }))
+      (form.elements.namedItem(name) as HTMLInputElement).value = value;
+    form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
+    expect(host.querySelector("button[type=submit]")).toHaveTextContent("Sending...");
+    vi.mocked(sendEnquiry).mockClear();
+    render(page, { container: host, hydrate: true });
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    expect(sendEnquiry).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(sendEnquiry).mock.calls[0]![1]).toMatchObject({ name: "Ada", email: "ada@example.com", projectTitle: "EP" });
+    expect(screen.getByLabelText("Name")).toHaveValue("");
+    expect(screen.getByRole("button", { name: "Send Message" })).toBeEnabled();
+    // The listener stays on this test file's window: from now on it leaves every Send to the form.
+    document.documentElement.setAttribute("data-hydrated-in-this-test", "");
+    delete (window as unknown as Record<string, unknown>)[SEND_BEFORE_HYDRATION_GLOBAL];
+    vi.mocked(sendEnquiry).mockClear();
   });
 
   it("labels every field and marks the required ones", () => {

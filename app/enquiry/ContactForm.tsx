@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { PublicEnv } from "~/config.types";
 import { contactForm, fill, toasts } from "~/content";
-import { INTENT_ATTRIBUTE } from "~/hydration/hydrate-on-intent";
-import { whenUntouched } from "~/hydration/when-untouched";
+import { INTENT_ATTRIBUTE } from "~/hydration/inline-script-loader";
+import { sendBeforeHydrationOffer } from "~/hydration/inline-send-before-hydration";
+import { whenUntouched } from "~/hydration/run-when-untouched";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
 import { preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
@@ -56,7 +57,9 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     return Object.fromEntries(CONTACT_FIELDS.map((f) => [f, live(f)?.value ?? kept[f]])) as ContactMessage;
   });
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>(outcome?.status === "invalid" ? outcome.fieldErrors : {});
-  const [sending, setSending] = useState(false);
+  // A Send pressed before this form hydrated already shows "Sending..." (inline-send-before-hydration.ts):
+  // the form hydrates in that state and sends it (below).
+  const [sending, setSending] = useState(() => sendBeforeHydrationOffer()?.sending() ?? false);
   // Where a toast cannot appear (its code failed to load), the message shows in the form instead.
   const [inline, setInline] = useState<{ tone: Tone; title: string; text: React.ReactNode } | null>(null);
   const notify = (tone: Tone, title: string, text: React.ReactNode, plainText: string) => {
@@ -65,6 +68,8 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   };
   // State lags a render behind: a double click's second submit must see the first at once.
   const inFlight = useRef(false);
+  // Sends the form (what Send does): the latest render's, also for a Send handed over from before hydration.
+  const send = useRef(async (_form: HTMLFormElement) => {});
   // One key per distinct message, made in the browser (the page is the same for everyone): a retry
   // of the same values reuses it (the function stores it once), edited values after a failure get
   // a new one, and a success renews it.
@@ -93,15 +98,23 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   useEffect(() => {
     // The page hydrates when the visitor starts on this form (decision 016): usually a focus in it.
     if (formRef.current?.contains(document.activeElement)) warmUp();
+    // Sends pressed before the page has hydrated come here, the one that may be waiting first (decision 019).
+    sendBeforeHydrationOffer()?.takeOver(() => {
+      warmUp();
+      if (formRef.current) void send.current(formRef.current);
+    });
     // Without JavaScript the action's field errors arrive with the page: put focus on the first one.
     if (outcome?.status === "invalid") focusField(firstInvalidField(outcome.fieldErrors));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the form mounts
   }, []);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    void send.current(event.currentTarget);
+  };
+
+  send.current = async (form: HTMLFormElement) => {
     if (inFlight.current) return; // a second click while sending does nothing
-    const form = event.currentTarget;
     const message = Object.fromEntries(fieldsOf(form).map((control) => [control.name, control.value.trim()])) as ContactMessage;
     if (!hasRequiredFields(message)) {
       notify("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
@@ -230,7 +243,9 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       </div>
       {field("projectTitle")}
       {field("projectDetails", "textarea")}
-      <button ref={submitRef} type="submit" className={`${button.primary} ${styles.submit}`} disabled={sending}>
+      {/* A Send pressed just as this button hydrates may have changed its text (inline-send-before-hydration.ts):
+          React then writes its own text instead of failing the part (framework-assumptions.ts). */}
+      <button ref={submitRef} type="submit" className={`${button.primary} ${styles.submit}`} disabled={sending} suppressHydrationWarning>
         {sending ? contactForm.sending : contactForm.submit}
       </button>
       <p className={styles.privacy}>{contactForm.privacy}</p>

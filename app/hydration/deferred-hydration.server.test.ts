@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { inlineScriptHashes } from "~/document/csp.server";
 import { deferHydration } from "./deferred-hydration.server";
-import { DEFERRED_REL, DEFERRED_TYPES } from "./hydrate-on-intent";
+import { DEFERRED_ASYNC, DEFERRED_REL, DEFERRED_TYPES, INERT_REL } from "./inline-script-loader";
 
 // The tail of a document as Remix 2's <Scripts> renders it (no nonce: scripts are allowed by hash).
 const remixDocument = () =>
@@ -18,14 +18,18 @@ describe("deferred hydration (server half)", () => {
   it("leaves nothing for the browser to fetch or run as a module on arrival", () => {
     expect(html).not.toMatch(/<link rel="modulepreload"/);
     expect(html).not.toMatch(/<script[^>]* type="module"/);
-    expect(html).toContain(`<link ${DEFERRED_REL}="modulepreload" href="/build/entry.client-A.js"/>`);
-    expect(html).toContain(`<link ${DEFERRED_REL}="modulepreload" href="/build/_shared/chunk-B.js"/>`);
+    expect(html).toContain(`<link rel="${INERT_REL}" ${DEFERRED_REL}="modulepreload" href="/build/entry.client-A.js"/>`);
+    expect(html).toContain(`<link rel="${INERT_REL}" ${DEFERRED_REL}="modulepreload" href="/build/_shared/chunk-B.js"/>`);
     expect(html).toContain(`<script type="${DEFERRED_TYPES.script}">window.__remixContext = {};</script>`);
-    expect(html).toContain(`<script type="${DEFERRED_TYPES.module}" async="">import * as route0`);
+    // A data block takes no `async` (HTML): the loader gives it back.
+    expect(html).toContain(`<script type="${DEFERRED_TYPES.module}" ${DEFERRED_ASYNC}="">import * as route0`);
+    expect(html).not.toMatch(/<script[^>]* async/);
   });
 
   it("adds the input tracker and the loader once, at the end of the body", () => {
-    const loaders = [...html.matchAll(/<script>\(function trackInput[\s\S]*?\(function hydrateOnIntent/g)];
+    const loaders = [
+      ...html.matchAll(/<script>\(function trackInput[\s\S]*?\(function sendBeforeHydration[\s\S]*?\(function loadScriptsOnIntent/g),
+    ];
     expect(loaders).toHaveLength(1);
     expect(html.endsWith("</script></body></html>")).toBe(true);
     expect(html).toContain('"pointerdown"');

@@ -1,29 +1,38 @@
 /**
- * The server half of deferred hydration (see hydrate-on-intent.ts and docs/decisions/008). Remix's
+ * The server half of deferred hydration (see inline-script-loader.ts and docs/decisions/008). Remix's
  * `<Scripts>` has no option to delay its work, so the rendered document is rewritten: module
- * preloads lose their `rel` (kept in a data attribute), the router's context script and the
- * bootstrap module get inert types, and the small inline loader that restores all of them on the
- * visitor's first intent is added at the end of the body.
+ * preloads become links that fetch nothing (their `rel` kept in a data attribute), the router's
+ * context script and the bootstrap module get inert types, and the small inline loader that restores
+ * all of them on the visitor's first intent is added at the end of the body. What `<Scripts>`
+ * renders is a private assumption (framework-assumptions.ts, SCRIPTS_MARKUP).
  */
 import { closeMenuOnLinkSource } from "~/components/header-menu.inline";
-import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntentSource } from "./hydrate-on-intent";
-import { trackInputSource } from "./input-state";
+import { SCRIPTS_MARKUP } from "./framework-assumptions";
+import { inlineInputTrackerSource } from "./inline-input-tracker";
+import { DEFERRED_ASYNC, DEFERRED_REL, DEFERRED_TYPES, INERT_REL, inlineScriptLoaderSource } from "./inline-script-loader";
+import { sendBeforeHydrationSource } from "./inline-send-before-hydration";
 
-const MODULE_PRELOAD = /<link rel="modulepreload"/g;
-const CONTEXT = /<script>window\.__remixContext = /g;
-const BOOTSTRAP = /<script type="module"/g;
+const all = (literal: string) => new RegExp(literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g");
+const MODULE_PRELOAD = all(SCRIPTS_MARKUP.modulePreload);
+const CONTEXT = all(SCRIPTS_MARKUP.context);
+const BOOTSTRAP = all(SCRIPTS_MARKUP.bootstrap);
+const ANY_MODULE = /<script type="module"/g;
 
 export function deferHydration(html: string): string {
-  const bootstraps = [...html.matchAll(BOOTSTRAP)];
-  const contexts = [...html.matchAll(CONTEXT)];
-  // One of each, or this is not the document Remix 2 renders: leave it untouched.
-  if (bootstraps.length !== 1 || contexts.length !== 1 || !html.includes("</body>")) return html;
+  const count = (pattern: RegExp) => [...html.matchAll(pattern)].length;
+  // One of each, and no other module, or this is not the document Remix 2 renders: leave it untouched
+  // (it hydrates at once).
+  if (count(BOOTSTRAP) !== 1 || count(ANY_MODULE) !== 1 || count(CONTEXT) !== 1 || !html.includes("</body>")) return html;
   const inert = html
-    .replace(MODULE_PRELOAD, `<link ${DEFERRED_REL}="modulepreload"`)
-    .replace(CONTEXT, `<script type="${DEFERRED_TYPES.script}">window.__remixContext = `)
-    .replace(BOOTSTRAP, `<script type="${DEFERRED_TYPES.module}"`);
+    // A `<link>` in `<body>` needs a `rel` of a kind allowed there (HTML): `pingback` is the one that
+    // makes no browser fetch anything.
+    .replace(MODULE_PRELOAD, `<link rel="${INERT_REL}" ${DEFERRED_REL}="modulepreload"`)
+    .replace(CONTEXT, SCRIPTS_MARKUP.context.replace("<script>", `<script type="${DEFERRED_TYPES.script}">`))
+    // `async` is for scripts, not for a data block (HTML): kept aside until the loader runs it.
+    .replace(BOOTSTRAP, `<script type="${DEFERRED_TYPES.module}" ${DEFERRED_ASYNC}=""`);
   const end = inert.lastIndexOf("</body>");
-  // The input tracker, the menu's link handler and the loader, like every inline script, are allowed by
-  // their hash (csp.server.ts).
-  return `${inert.slice(0, end)}<script>${trackInputSource()}${closeMenuOnLinkSource()}${hydrateOnIntentSource()}</script>${inert.slice(end)}`;
+  // The input tracker, the early Send, the menu's link handler and the loader, like every inline
+  // script, are allowed by their hash (csp.server.ts).
+  const inline = inlineInputTrackerSource() + sendBeforeHydrationSource() + closeMenuOnLinkSource() + inlineScriptLoaderSource();
+  return `${inert.slice(0, end)}<script>${inline}</script>${inert.slice(end)}`;
 }

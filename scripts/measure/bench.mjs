@@ -21,7 +21,7 @@ import { BUDGETS, kb } from "./budgets.mjs";
 import { loadTest } from "./load.mjs";
 import { oddPaths } from "./odd-paths.mjs";
 import { pageWeight } from "./page-weight.mjs";
-import { visitorBench } from "./visitor.mjs";
+import { hydrationBench, visitorBench } from "./visitor.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const log = (...args) => console.error("[bench]", ...args);
@@ -60,6 +60,18 @@ try {
   // --- a visitor on a slow phone (scripts/measure/visitor.mjs): what Lighthouse never does ---------------
   log("visitor (360 px, CPU x4, slow 4G), side by side with plain HTML, 5 interleaved runs a scenario");
   results.visitor = await visitorBench(site.url, 5);
+
+  // --- hydration itself (issue 25): focus to hydrated; Send before hydration (needs the function) ----
+  log("focus to hydrated, desktop and phone (CPU x4), 5 runs each");
+  results.hydration = await hydrationBench(site.url, 5, "h");
+  log("Send before hydration, desktop and phone (CPU x4), 5 runs each, against the whole stack");
+  const full = await startStack({ env: { function: { MIN_FILL_MS: "200", RATE_LIMIT_PER_CLIENT: "1000" } } });
+  try {
+    const sends = await hydrationBench(full.siteUrl, 5, "s");
+    for (const [profile, r] of Object.entries(sends)) results.hydration[profile].sendBeforeHydration = r.sendBeforeHydration;
+  } finally {
+    await full.stop();
+  }
 
   // --- odd paths: GET / while 300 distinct slash paths arrive, against GET / alone (issue 18) ----------
   log("GET / p95 idle, then while 300 distinct slash paths arrive");
@@ -213,6 +225,20 @@ function printTable(r) {
     ]);
     if (scenario.includes("tap"))
       rows.push(["  tapped answer shown (served / plain)", `${v.served.tappedOpen} / ${v.plain.tappedOpen}`, "5/5"]);
+  }
+  for (const [profile, h] of Object.entries(r.hydration ?? {})) {
+    rows.push([
+      `Focus to hydrated, ${profile} (median of 5)`,
+      `${h.focusToHydratedMs} ms`,
+      h.targetMs === null ? "(no target)" : `<= ${h.targetMs} ms: ${h.withinTarget ? "yes" : "NO"}`,
+    ]);
+    const send = h.sendBeforeHydration;
+    if (send)
+      rows.push([
+        `  Send before hydration (${profile}): Sending... in 1 frame; toast; cleared; reloads`,
+        `${send.sendingInOneFrame}; ${send.successToast}; ${send.formCleared}; ${send.reloads}`,
+        "5/5; 5/5; 5/5; 0/5",
+      ]);
   }
   if (r.oddPaths) {
     const o = r.oddPaths;

@@ -39,7 +39,7 @@ export async function pageWeight(siteUrl) {
   const text = html.toString();
   const css = [...text.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1]);
   const preloads = (attribute) =>
-    [...text.matchAll(new RegExp(`<link ${attribute}="modulepreload"[^>]*href="([^"]+)"`, "g"))].map((m) => m[1]);
+    [...text.matchAll(new RegExp(`<link(?=[^>]* ${attribute}="modulepreload")[^>]*href="([^"]+)"`, "g"))].map((m) => m[1]);
   const modules = (type) => [...text.matchAll(new RegExp(`<script[^>]* type="${type}"[^>]*>([\\s\\S]*?)</script>`, "g"))].map((m) => m[1]);
   const onArrival = jsFrom(preloads("rel"), modules("module"));
   const onIntent = jsFrom(preloads("data-deferred-rel"), modules("text/x-deferred-module"));

@@ -9,8 +9,16 @@
 //   (c) menu, Book Now     land on /, open the menu, close it, tap Book Now
 //   (d) type in the form   land on /#contact, tap the name field, type a name
 // Target: each INP within ×1.25 (+16 ms) of plain HTML, no frame over 50 ms while scrolling, and the
-// tapped answer shown in every run. Used by `npm run bench` (the "visitor" rows); alone:
-//   node scripts/measure/visitor.mjs [runs] [scenarios, e.g. bd]
+// tapped answer shown in every run.
+// Then the hydration itself (issue 25), 5 runs each on an unthrottled desktop (1440 px), on the phone
+// (360 px, touch, CPU ×4) with the network unthrottled, and on the phone with slow 4G too (no target):
+//   focus to hydrated       a tap or click on the form's Name field, to `html[data-hydrated]`
+//   Send before hydration   the form filled as autofill does and Send pressed at once: the button one frame
+//                           later, the toast, the cleared form, and whether the document was reloaded
+// Target: focus to hydrated at most 500 ms (desktop) and 1200 ms (phone); "Sending..." on a disabled
+// button one frame after the click, the success toast, a cleared form and no reload in every run.
+// Used by `npm run bench` (the "visitor" rows); alone:
+//   node scripts/measure/visitor.mjs [runs] [scenarios, e.g. bd; h: focus to hydrated; s: Send before hydration]
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, devices } from "@playwright/test";
@@ -42,7 +50,7 @@ async function asPlainHtml(page, siteUrl) {
       const response = await route.fetch();
       const html = (await response.text())
         .replace(/<script(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script>/g, "")
-        .replace(/<link data-deferred-rel="modulepreload"[^>]*>/g, "");
+        .replace(/<link[^>]* data-deferred-rel="modulepreload"[^>]*>/g, "");
       await route.fulfill({ response, body: html, headers: { ...response.headers(), "content-encoding": "" } });
     },
   );
@@ -154,6 +162,147 @@ export async function visit(browser, siteUrl, scenario, variant) {
   return result;
 }
 
+/** Where hydration is measured: an unthrottled desktop, and the phone above without its slow network. */
+const PROFILES = {
+  "desktop 1440 px": { context: { viewport: { width: 1440, height: 900 } }, cpu: 1, targetMs: 500 },
+  "phone 360 px, CPU x4": { context: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 } }, cpu: 4, targetMs: 1200 },
+  // No target: the ~105 KB of modules take most of a second to arrive on slow 4G alone.
+  "phone, CPU x4, slow 4G": { context: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 } }, cpu: 4, network: SLOW_4G },
+};
+const HYDRATED = "data-hydrated";
+
+async function profiled(browser, siteUrl, profile, url) {
+  const { context: options, cpu, network } = PROFILES[profile];
+  const context = await browser.newContext({ ...options, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  // When focus first enters the form, when the page marks itself hydrated, and the button one frame after a Send.
+  await page.addInitScript((hydrated) => {
+    const at = (window.__hydration = { focus: 0, hydrated: 0, sends: [] });
+    addEventListener("focusin", (e) => at.focus || !e.target.closest?.("form") || (at.focus = performance.now()), true);
+    // The init script runs before the document has its root element: watch the document.
+    new MutationObserver(() => {
+      if (!at.hydrated && document.documentElement?.hasAttribute(hydrated)) at.hydrated = performance.now();
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: [hydrated] });
+    addEventListener(
+      "submit",
+      (e) => {
+        const button = e.target.querySelector("button[type=submit]");
+        const wasHydrated = document.documentElement.hasAttribute(hydrated);
+        requestAnimationFrame(() => at.sends.push({ text: button.textContent, disabled: button.disabled, wasHydrated }));
+      },
+      true,
+    );
+  }, HYDRATED);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpu });
+  if (network) {
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", network);
+  }
+  await page.goto(`${siteUrl}${url}`, { waitUntil: "load" });
+  await stillness(page);
+  await page.waitForTimeout(500);
+  // A new document has a new time origin (a same-document history change does not).
+  const timeOrigin = await page.evaluate(() => performance.timeOrigin);
+  const reloaded = async () => (await page.evaluate(() => performance.timeOrigin).catch(() => 0)) !== timeOrigin;
+  return { context, page, reloaded };
+}
+
+const press = (page, profile, selector) =>
+  profile.startsWith("phone") ? tap(page, selector) : page.locator(selector).click({ delay: 60 });
+
+/** From a tap or click on the form's first field to `html[data-hydrated]`, in ms. */
+export async function focusToHydrated(browser, siteUrl, profile) {
+  const { context, page } = await profiled(browser, siteUrl, profile, "/#contact");
+  try {
+    await press(page, profile, "#contact form [name=name]");
+    await page.waitForSelector(`html[${HYDRATED}]`, { state: "attached", timeout: 30_000 });
+    return await page.evaluate(() => Math.round(window.__hydration.hydrated - window.__hydration.focus));
+  } finally {
+    await context.close();
+  }
+}
+
+/** The form filled as autofill does it (no keys) and Send pressed at once, before the page has hydrated. */
+export async function sendBeforeHydration(browser, siteUrl, profile, run) {
+  const { context, page, reloaded } = await profiled(browser, siteUrl, profile, "/#contact");
+  try {
+    const form = page.locator("#contact form");
+    // Aimed first, so that nothing but the press itself comes between the fill and the Send.
+    const button = page.locator("#contact form button[type=submit]");
+    await button.scrollIntoViewIfNeeded();
+    const box = await button.boundingBox();
+    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    // Autofill fills every field in one go, with input events and no keys; Send follows at once.
+    const values = {
+      name: "Ada Lovelace",
+      email: `ada-bench-${Date.now()}-${run}@example.com`,
+      projectTitle: `Bench ${Date.now()}-${run}`,
+    };
+    await form.evaluate((el, v) => {
+      for (const [name, value] of Object.entries(v)) {
+        el.elements.namedItem(name).value = value;
+        el.elements.namedItem(name).dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    }, values);
+    if (profile.startsWith("phone")) await page.touchscreen.tap(at.x, at.y);
+    else await page.mouse.click(at.x, at.y);
+    const toast = await page
+      .locator("[data-tone=success]")
+      .waitFor({ timeout: 15_000 })
+      .then(() => true)
+      .catch(() => false);
+    const [send] = await page.evaluate(() => window.__hydration.sends);
+    return {
+      sendingInOneFrame: !!send && send.text === "Sending..." && send.disabled,
+      wasHydrated: !!send?.wasHydrated,
+      toast,
+      cleared:
+        (await form
+          .locator("[name=name]")
+          .inputValue()
+          .catch(() => "?")) === "",
+      reloaded: await reloaded(),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** focus to hydrated (medians) and Send-before-hydration outcomes, per profile. */
+export async function hydrationBench(siteUrl, runs = 5, only = "hs") {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const results = {};
+  try {
+    for (const profile of Object.keys(PROFILES)) {
+      const result = (results[profile] = {});
+      if (only.includes("h")) {
+        const times = [];
+        for (let i = 0; i < runs; i++) times.push(await focusToHydrated(browser, siteUrl, profile));
+        result.focusToHydratedMs = median(times);
+        result.focusToHydratedRuns = times;
+        result.targetMs = PROFILES[profile].targetMs ?? null;
+        result.withinTarget = result.targetMs === null ? null : result.focusToHydratedMs <= result.targetMs;
+      }
+      if (only.includes("s")) {
+        const sends = [];
+        for (let i = 0; i < runs; i++) sends.push(await sendBeforeHydration(browser, siteUrl, profile, i));
+        const count = (key) => `${sends.filter((s) => s[key]).length}/${runs}`;
+        result.sendBeforeHydration = {
+          sendingInOneFrame: count("sendingInOneFrame"),
+          beforeHydration: `${sends.filter((s) => !s.wasHydrated).length}/${runs}`,
+          successToast: count("toast"),
+          formCleared: count("cleared"),
+          reloads: count("reloaded"),
+        };
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return results;
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Medians of `runs` interleaved visits of each scenario, served and as plain HTML, on the site at `siteUrl`. */
@@ -190,9 +339,20 @@ export async function visitorBench(siteUrl, runs = 5, only = "abcd") {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const stack = await startStack({ db: false, mail: false, fn: false, env: { site: { SITE_URL: "https://studio.example" } } });
+  const only = process.argv[3] ?? "abcdhs";
+  // The function and its database only where enquiries are sent.
+  const sends = only.includes("s");
+  const stack = await startStack({
+    db: sends,
+    mail: sends,
+    fn: sends,
+    env: { site: { SITE_URL: "https://studio.example" }, function: { MIN_FILL_MS: "200", RATE_LIMIT_PER_CLIENT: "1000" } },
+  });
   try {
-    const results = await visitorBench(stack.siteUrl, Number(process.argv[2] ?? 5), process.argv[3]);
+    const runs = Number(process.argv[2] ?? 5);
+    if (/[hs]/.test(only)) console.table(summariseHydration(await hydrationBench(stack.siteUrl, runs, only)));
+    if (!/[abcd]/.test(only)) process.exit(0);
+    const results = await visitorBench(stack.siteUrl, runs, only);
     console.table(
       Object.fromEntries(
         Object.entries(results).map(([name, r]) => [
@@ -213,4 +373,23 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } finally {
     await stack.stop();
   }
+}
+
+/** One row per profile, for console.table. */
+export function summariseHydration(results) {
+  return Object.fromEntries(
+    Object.entries(results).map(([profile, r]) => [
+      profile,
+      {
+        "focus to hydrated (median ms)": r.focusToHydratedMs,
+        runs: r.focusToHydratedRuns?.join(" "),
+        "within target": r.withinTarget,
+        "Send before hydration: Sending... in 1 frame": r.sendBeforeHydration?.sendingInOneFrame,
+        "pressed before hydrated": r.sendBeforeHydration?.beforeHydration,
+        "success toast": r.sendBeforeHydration?.successToast,
+        "form cleared": r.sendBeforeHydration?.formCleared,
+        reloads: r.sendBeforeHydration?.reloads,
+      },
+    ]),
+  );
 }

@@ -7,7 +7,8 @@
 # the fallbacks are for machines without internet or Docker (docs/decisions/015), each behind a variable:
 #   CHROMIUM_PATH   a Chromium to use as it is (else Playwright's own, else Debian's /usr/bin/chromium)
 #   NGINX_PATH      an nginx to use (else /usr/sbin/nginx); without one the CDN test is skipped
-#   SPAMASSASSIN_PATH, JAVA   the spamassassin and java the mail checks run (else those on PATH)
+#   SPAMASSASSIN_PATH   the spamassassin the mail checks run (else the one on PATH)
+#   JAVA            a Java 17+ for the Nu HTML Checker (else `java` on PATH, else Debian's default-jre-headless)
 #   SETUP_APT=0     never install from apt (by default apt runs only as root or with passwordless sudo)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,8 +22,9 @@ if ! node scripts/platform/chromium.mjs >/dev/null 2>&1; then
   npx --no-install playwright install chromium >/dev/null 2>&1 || need+=(chromium fonts-dejavu-core)
 fi
 [ -x "${NGINX_PATH:-/usr/sbin/nginx}" ] || need+=(nginx-light)
-# The mail checks (tests/mail): SpamAssassin scores every mail, the Nu HTML checker (npm vnu-jar) needs Java.
-# Without them those checks print a SKIP line. Never sa-update: the checks use the packaged rules.
+# The mail checks (tests/mail): SpamAssassin scores every mail. Java runs the Nu HTML Checker (npm vnu-jar) on the
+# mails and on every page (tests/e2e/html-validity.test.ts). Without them those checks print a SKIP line.
+# Never sa-update: the checks use the packaged rules.
 command -v "${SPAMASSASSIN_PATH:-spamassassin}" >/dev/null || need+=(spamassassin)
 command -v "${JAVA:-java}" >/dev/null || need+=(default-jre-headless)
 if [ ${#need[@]} -gt 0 ] && [ "${SETUP_APT:-1}" != 0 ] && command -v apt-get >/dev/null && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then

@@ -36,7 +36,7 @@ test.describe("security headers", () => {
     expect(html).not.toMatch(/nonce=|idempotencyKey|renderedAt/);
     const csp = a.headers()["content-security-policy"]!;
     const scripts = inlineScripts(html);
-    expect(scripts.length).toBeGreaterThanOrEqual(3); // router context, bootstrap module, hydrate-on-intent loader
+    expect(scripts.length).toBeGreaterThanOrEqual(3); // router context, bootstrap module, inline script loader
     for (const text of scripts) expect(csp).toContain(hashOf(text));
     expect(csp.match(/'sha256-/g)).toHaveLength(new Set(scripts).size);
   });

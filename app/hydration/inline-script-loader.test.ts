@@ -1,5 +1,31 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFERRED_REL, DEFERRED_TYPES, hydrateOnIntent, INTENT_ATTRIBUTE, INTENT_EVENTS } from "./hydrate-on-intent";
+import {
+  DEFERRED_ASYNC,
+  DEFERRED_REL,
+  DEFERRED_TYPES,
+  HURRY_EVENT,
+  INERT_REL,
+  INTENT_ATTRIBUTE,
+  INTENT_EVENTS,
+  loadScriptsOnIntent,
+  SCRIPTS_FAILED_EVENT,
+  type LoaderConfig,
+} from "./inline-script-loader";
+
+const config = (overrides: Partial<LoaderConfig> = {}): LoaderConfig => ({
+  events: INTENT_EVENTS,
+  intentAttribute: INTENT_ATTRIBUTE,
+  relAttribute: DEFERRED_REL,
+  asyncAttribute: DEFERRED_ASYNC,
+  types: DEFERRED_TYPES,
+  sharedChunkPath: "/_shared/",
+  inputTracker: "__noInputTrackerInThisTest",
+  quietMs: 700,
+  pauseMs: 300,
+  hurryEvent: HURRY_EVENT,
+  failedEvent: SCRIPTS_FAILED_EVENT,
+  ...overrides,
+});
 
 describe("deferred hydration (browser half)", () => {
   afterEach(() => {
@@ -7,22 +33,18 @@ describe("deferred hydration (browser half)", () => {
     document.body.innerHTML = "";
   });
 
-  function page() {
+  function page(overrides: Partial<LoaderConfig> = {}) {
     document.body.innerHTML =
-      `<link ${DEFERRED_REL}="modulepreload" href="/build/a.js"><link ${DEFERRED_REL}="modulepreload" href="/build/b.js">` +
+      `<link rel="${INERT_REL}" ${DEFERRED_REL}="modulepreload" href="/build/a.js"><link rel="${INERT_REL}" ${DEFERRED_REL}="modulepreload" href="/build/b.js">` +
       `<p id="text">Text</p><details id="faq"><summary>Q</summary>A</details>` +
       `<form ${INTENT_ATTRIBUTE}><input id="name"></form>` +
       `<script type="${DEFERRED_TYPES.script}">window.__remixContext = {};</script>` +
-      `<script type="${DEFERRED_TYPES.module}">import("/build/a.js");</script>`;
+      `<script type="${DEFERRED_TYPES.module}" ${DEFERRED_ASYNC}="">import("/build/a.js");</script>`;
     const appended: HTMLScriptElement[] = [];
     const append = vi
       .spyOn(document.head, "append")
       .mockImplementation((...nodes) => void appended.push(...(nodes as HTMLScriptElement[])));
-    hydrateOnIntent(INTENT_EVENTS, INTENT_ATTRIBUTE, DEFERRED_REL, DEFERRED_TYPES, {
-      inputState: "__noInputStateInThisTest",
-      quietMs: 700,
-      pauseMs: 300,
-    });
+    loadScriptsOnIntent(config(overrides));
     return { appended, append };
   }
   const fire = (id: string, type: string) => document.getElementById(id)!.dispatchEvent(new Event(type, { bubbles: true }));
@@ -63,11 +85,7 @@ describe("deferred hydration (browser half)", () => {
     let typing = true;
     (window as unknown as Record<string, unknown>).__typingInThisTest = { busy: (ms: number) => typing && ms === 300 };
     document.body.innerHTML = `<link ${DEFERRED_REL}="modulepreload" href="/build/a.js"><form ${INTENT_ATTRIBUTE}><input id="name"></form>`;
-    hydrateOnIntent(INTENT_EVENTS, INTENT_ATTRIBUTE, DEFERRED_REL, DEFERRED_TYPES, {
-      inputState: "__typingInThisTest",
-      quietMs: 700,
-      pauseMs: 300,
-    });
+    loadScriptsOnIntent(config({ inputTracker: "__typingInThisTest" }));
     fire("name", "keydown");
     await afterNextPaint();
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -106,6 +124,8 @@ describe("deferred hydration (browser half)", () => {
     ]);
     // The original elements now read as React rendered them.
     expect([...document.querySelectorAll("body script")].map((s) => s.getAttribute("type"))).toEqual([null, "module"]);
+    expect(document.querySelector("body script[type=module]")!.hasAttribute("async")).toBe(true);
+    expect(document.querySelector(`[${DEFERRED_ASYNC}]`)).toBeNull();
   });
 
   for (const event of INTENT_EVENTS) {
@@ -117,4 +137,33 @@ describe("deferred hydration (browser half)", () => {
       expect(appended).toHaveLength(2);
     });
   }
+
+  it("a Send before hydration asks for the scripts at once: no pause, no quiet moment, even mid-typing", async () => {
+    (window as unknown as Record<string, unknown>).__alwaysTypingInThisTest = { busy: () => true };
+    const { appended } = page({ inputTracker: "__alwaysTypingInThisTest" });
+    window.dispatchEvent(new Event(HURRY_EVENT));
+    expect(document.querySelectorAll(`link[${DEFERRED_REL}]`)).toHaveLength(0);
+    await arrive();
+    expect(appended.map((s) => s.type)).toEqual(["", "module"]);
+  });
+
+  it("says so when the scripts cannot run (the bootstrap's imports failed), so the form can post", async () => {
+    const { appended } = page();
+    const failed = vi.fn();
+    window.addEventListener(SCRIPTS_FAILED_EVENT, failed);
+    fire("name", "focusin");
+    await afterNextPaint();
+    await arrive(["error", "error"]);
+    appended[1]!.dispatchEvent(new Event("error"));
+    expect(failed).toHaveBeenCalledTimes(1);
+    window.removeEventListener(SCRIPTS_FAILED_EVENT, failed);
+  });
+
+  it("with no chunk under the compiler's shared path (another compiler), runs the bootstrap, which imports everything", async () => {
+    const { appended } = page({ sharedChunkPath: "/_no-such-path_/" });
+    fire("name", "focusin");
+    await afterNextPaint();
+    await arrive();
+    expect(appended.map((s) => s.type)).toEqual(["", "module"]);
+  });
 });

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { INPUT_STATE_GLOBAL, STALE_KEY_MS } from "./input-state";
-import { whenUntouched } from "./when-untouched";
+import { INPUT_TRACKER_GLOBAL, STALE_KEY_MS } from "./inline-input-tracker";
+import { whenUntouched } from "./run-when-untouched";
 
 describe("whenUntouched: a moment when no tap or key press is under way", () => {
   beforeEach(() => {
     vi.useFakeTimers();
-    delete (window as unknown as Record<string, unknown>)[INPUT_STATE_GLOBAL];
+    delete (window as unknown as Record<string, unknown>)[INPUT_TRACKER_GLOBAL];
   });
   afterEach(() => vi.useRealTimers());
 

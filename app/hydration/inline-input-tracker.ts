@@ -1,5 +1,5 @@
 /**
- * What the visitor's fingers, pointer and keys are doing, tracked from the first paint (decision 016).
+ * Inlined in the page: what the visitor's fingers, pointer and keys are doing, tracked from the first paint (decision 016).
  * The page's scripts arrive later (hydration waits for the booking form), and whatever swaps elements
  * after them (the FAQ's take-over by Radix) must not do it while a tap or key press that began before
  * is still under way: the tap would land on an element that is gone. An event listener added late
@@ -18,7 +18,7 @@ export type InputState = {
   busy(quietMs: number): boolean;
 };
 
-export const INPUT_STATE_GLOBAL = "__pageInput";
+export const INPUT_TRACKER_GLOBAL = "__pageInput";
 /**
  * A key whose keydown has not repeated for this long, with no keyup, is not held: its keyup was lost
  * (the OS kept it, as macOS does for Cmd+V's V). A held key repeats within about half a second.
@@ -51,10 +51,10 @@ export function trackInput(name: string, staleKeyMs: number) {
 
 /** The tracker's state, or undefined where the page did not inline it (tests, other documents). */
 export function inputState(): InputState | undefined {
-  return (window as unknown as Record<string, InputState | undefined>)[INPUT_STATE_GLOBAL];
+  return (window as unknown as Record<string, InputState | undefined>)[INPUT_TRACKER_GLOBAL];
 }
 
 /** The inline script's body. */
-export function trackInputSource() {
-  return `(${trackInput.toString()})(${JSON.stringify(INPUT_STATE_GLOBAL)},${STALE_KEY_MS});`;
+export function inlineInputTrackerSource() {
+  return `(${trackInput.toString()})(${JSON.stringify(INPUT_TRACKER_GLOBAL)},${STALE_KEY_MS});`;
 }

@@ -18,49 +18,20 @@
  */
 
 import { startTransition } from "react";
+import { REACT_HYDRATING_EVENTS } from "./framework-assumptions";
 
 /**
  * Every event React's root listener hydrates for: the discrete ones it hydrates synchronously for,
- * and the continuous ones it queues and hydrates for in an unsliced task (react-dom 18.3,
- * `discreteReplayableEvents` and `queueIfContinuousEvent`).
+ * and the continuous ones it queues and hydrates for in an unsliced task (a private assumption about
+ * react-dom 18.3: framework-assumptions.ts).
  */
-export const HELD_EVENTS = [
-  // discrete
-  "mousedown",
-  "mouseup",
-  "touchcancel",
-  "touchend",
-  "touchstart",
-  "auxclick",
-  "dblclick",
-  "pointercancel",
-  "pointerdown",
-  "pointerup",
-  "dragend",
-  "dragstart",
-  "drop",
-  "compositionend",
-  "compositionstart",
-  "keydown",
-  "keypress",
-  "keyup",
-  "input",
-  "textInput",
-  "copy",
-  "cut",
-  "paste",
-  "click",
-  "change",
-  "contextmenu",
-  "reset",
-  "submit",
-  // continuous
-  "focusin",
-  "dragenter",
-  "mouseover",
-  "pointerover",
-  "gotpointercapture",
-] as const;
+export const HELD_EVENTS = [...REACT_HYDRATING_EVENTS.discrete, ...REACT_HYDRATING_EVENTS.continuous] as const;
+
+/**
+ * If the parts have not all reported within this long (a broken assumption, a part that never
+ * commits), the hold is lifted anyway: React then hydrates as it does by default.
+ */
+export const HOLD_DEADLINE_MS = 15_000;
 
 /** Set on `<html>` once every part of the page has hydrated and React receives the visitor's input. */
 export const HYDRATED_ATTRIBUTE = "data-hydrated";
@@ -74,11 +45,18 @@ let hold: Hold | undefined;
 /**
  * Starts holding the visitor's input back from React. Call it before `hydrateRoot`. Returns a
  * function that lifts the hold at once (used by tests; the page lifts it when hydration is done).
+ * With `hold: false` (react-dom is not the version the held events were read from) nothing is held,
+ * and `data-hydrated` still marks the end of hydration.
  */
-export function holdInputUntilHydrated(target: Window = window): () => void {
+export function holdInputUntilHydrated({
+  target = window,
+  hold: holding = true,
+  deadlineMs = HOLD_DEADLINE_MS,
+}: { target?: Window; hold?: boolean; deadlineMs?: number } = {}): () => void {
   const stop = (event: Event) => event.stopPropagation();
   const options = { capture: true } as const;
-  for (const type of HELD_EVENTS) target.addEventListener(type, stop, options);
+  const held = holding ? HELD_EVENTS : [];
+  for (const type of held) target.addEventListener(type, stop, options);
   // A link's click stays with the plain HTML, but the browser still follows it: an in-page link (Book
   // Now, the menu) or Back between fragments fires `popstate`, and Remix re-renders at once (its
   // `RemixBrowser` sets the location urgently, with a new context value). An urgent update reaching
@@ -96,14 +74,16 @@ export function holdInputUntilHydrated(target: Window = window): () => void {
       replaying = false;
     }
   };
-  target.addEventListener("popstate", inTransition, options);
+  if (holding) target.addEventListener("popstate", inTransition, options);
+  const deadline = setTimeout(() => current.lift(), deadlineMs);
   const current: Hold = {
     pending: new Set(),
     shell: false,
     lift() {
       if (hold !== current) return;
       hold = undefined;
-      for (const type of HELD_EVENTS) target.removeEventListener(type, stop, options);
+      clearTimeout(deadline);
+      for (const type of held) target.removeEventListener(type, stop, options);
       target.removeEventListener("popstate", inTransition, options);
       target.document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, "");
     },

@@ -3,7 +3,6 @@ import { startTransition, type ReactNode } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { HydrationPart, ShellHydrated } from "./HydrationPart";
 import {
   HYDRATED_ATTRIBUTE,
   holdInputUntilHydrated,
@@ -12,7 +11,8 @@ import {
   partUnmounted,
   shellHydrated,
   type PartToken,
-} from "./input-hold";
+} from "./hold-input-from-react";
+import { HydrationPart, ShellHydrated } from "./HydrationPart";
 
 const hydratedMark = () => document.documentElement.hasAttribute(HYDRATED_ATTRIBUTE);
 
@@ -107,6 +107,30 @@ describe("holding the visitor's input back from React while it hydrates", () => 
     document.body.click();
     expect(reached).not.toHaveBeenCalled();
     shellHydrated();
+    document.body.click();
+    expect(reached).toHaveBeenCalledTimes(1);
+  });
+
+  it("where react-dom is not the version its events were read from, holds nothing (React hydrates as usual) and still marks the end", () => {
+    lift = holdInputUntilHydrated({ hold: false });
+    const reached = vi.fn();
+    document.body.addEventListener("click", reached);
+    document.body.click();
+    expect(reached).toHaveBeenCalledTimes(1);
+    expect(hydratedMark()).toBe(false);
+    shellHydrated();
+    expect(hydratedMark()).toBe(true);
+  });
+
+  it("is lifted after its deadline if the parts never all report (a broken assumption): React then hydrates as usual", async () => {
+    lift = holdInputUntilHydrated({ deadlineMs: 30 });
+    partMounted({ hydrated: false });
+    shellHydrated();
+    const reached = vi.fn();
+    document.body.addEventListener("click", reached);
+    document.body.click();
+    expect(reached).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(hydratedMark()).toBe(true));
     document.body.click();
     expect(reached).toHaveBeenCalledTimes(1);
   });

@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { contactForm } from "~/content";
+import { CONTACT_FIELDS, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
+import { sendBeforeHydration, type SendBeforeHydration, type SendConfig } from "./inline-send-before-hydration";
+
+let page = 0;
+
+/** A page with the booking form and the inline listener; each test its own names (listeners stay on window). */
+function open({ deadlineMs = 10_000 } = {}) {
+  const n = page++;
+  const config: SendConfig = {
+    global: `__send${n}`,
+    formAttribute: `data-form-${n}`,
+    hydratedAttribute: `data-hydrated-${n}`,
+    fields: CONTACT_FIELDS,
+    required: REQUIRED_FIELDS,
+    sendingText: contactForm.sending,
+    hurryEvent: `hurry-${n}`,
+    failedEvent: `failed-${n}`,
+    deadlineMs,
+  };
+  document.body.innerHTML =
+    `<form ${config.formAttribute} method="post"><input name="name" value="Ada"><input name="email" value="ada@example.com">` +
+    `<input name="projectTitle" value="Debut EP"><textarea name="projectDetails"></textarea>` +
+    `<button type="submit">${contactForm.submit}</button></form>`;
+  sendBeforeHydration(config);
+  const form = document.querySelector("form")!;
+  const button = form.querySelector("button")!;
+  const hurried = vi.fn();
+  window.addEventListener(config.hurryEvent, hurried);
+  const offer = (window as unknown as Record<string, SendBeforeHydration>)[config.global]!;
+  const press = () => {
+    const event = new Event("submit", { bubbles: true, cancelable: true });
+    form.dispatchEvent(event);
+    return event;
+  };
+  const nativePosts = vi.spyOn(HTMLFormElement.prototype, "submit").mockImplementation(() => {});
+  return { config, form, button, offer, press, hurried, nativePosts };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  document.body.innerHTML = "";
+});
+
+describe("Send pressed before the page has hydrated", () => {
+  it("keeps the page (no post), shows Sending... on the disabled button at once, and asks for the scripts", () => {
+    const { form, button, offer, press, hurried, nativePosts } = open();
+    expect(press().defaultPrevented).toBe(true);
+    expect(button.textContent).toBe(contactForm.sending);
+    expect(button.disabled).toBe(true);
+    expect(form.getAttribute("aria-busy")).toBe("true");
+    expect([...form.querySelectorAll("input, textarea")].every((f) => f.hasAttribute("readonly"))).toBe(true);
+    expect(hurried).toHaveBeenCalledTimes(1);
+    expect(offer.sending()).toBe(true);
+    expect(nativePosts).not.toHaveBeenCalled();
+  });
+
+  it("hands the waiting Send to the form's component once it has hydrated, and every later one until the page has", () => {
+    const { offer, press } = open();
+    press();
+    press(); // pressed again while waiting: nothing more
+    const send = vi.fn();
+    offer.takeOver(send);
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(offer.sending()).toBe(false);
+    expect(press().defaultPrevented).toBe(true);
+    expect(send).toHaveBeenCalledTimes(2);
+  });
+
+  it("a required field holding only spaces: no Sending..., and the component gets it (its toast, no call)", () => {
+    const { form, button, offer, press } = open();
+    (form.elements.namedItem("name") as HTMLInputElement).value = "   ";
+    expect(press().defaultPrevented).toBe(true);
+    expect(button.textContent).toBe(contactForm.submit);
+    expect(button.disabled).toBe(false);
+    expect(offer.sending()).toBe(false);
+    const send = vi.fn();
+    offer.takeOver(send);
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it("once the page has hydrated, leaves Send to the form's own handler", () => {
+    const { config, button, press } = open();
+    document.documentElement.setAttribute(config.hydratedAttribute, "");
+    expect(press().defaultPrevented).toBe(false);
+    expect(button.textContent).toBe(contactForm.submit);
+    document.documentElement.removeAttribute(config.hydratedAttribute);
+  });
+
+  it("posts the form without JavaScript when the scripts cannot run, and lets later presses post", () => {
+    const { config, form, press, nativePosts } = open();
+    press();
+    window.dispatchEvent(new Event(config.failedEvent));
+    expect(nativePosts).toHaveBeenCalledTimes(1);
+    expect(nativePosts.mock.contexts[0]).toBe(form);
+    expect(press().defaultPrevented).toBe(false);
+  });
+
+  it("posts the form without JavaScript when React has not taken it within the deadline", async () => {
+    const { offer, press, nativePosts } = open({ deadlineMs: 20 });
+    press();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(nativePosts).toHaveBeenCalledTimes(1);
+    const send = vi.fn();
+    offer.takeOver(send);
+    expect(send).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Inlined in the page: a Send pressed before React has the booking form keeps the spec's states
+ * (decision 019). The page's scripts load when the visitor starts on the form and React then hydrates
+ * in slices, with the visitor's input held back from it (hold-input-from-react.ts); a visitor who
+ * fills the form with autofill and presses Send at once would otherwise post the form without
+ * JavaScript: a reload, a notice instead of the toast, no "Sending...".
+ *
+ * So until the page is hydrated, this listener takes the form's `submit` (the browser's own checks
+ * have passed by then): it stops the post, and, when every required field holds more than spaces,
+ * shows "Sending..." on the disabled button in the same frame, makes the fields read-only, and asks
+ * the loader for the scripts at once (HURRY_EVENT). The form's component takes the Send over when it
+ * has hydrated (`takeOver`): it sends with supabase-js and shows the spec's toasts, or the
+ * missing-field toast with no call. If the scripts cannot run (SCRIPTS_FAILED_EVENT), or React has not
+ * taken it within `deadlineMs`, the form posts without JavaScript, as it always could: never a page
+ * that cannot send. Without JavaScript none of this runs and the form posts.
+ * It must stay self-contained: it is serialised into the page with `Function.prototype.toString`.
+ */
+import { contactForm } from "~/content";
+import { CONTACT_FIELDS, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
+import { HYDRATED_ATTRIBUTE } from "./hold-input-from-react";
+import { HURRY_EVENT, INTENT_ATTRIBUTE, SCRIPTS_FAILED_EVENT } from "./inline-script-loader";
+
+export const SEND_BEFORE_HYDRATION_GLOBAL = "__sendBeforeHydration";
+/** How long a Send waits for React's form before the form posts without JavaScript. */
+export const SEND_DEADLINE_MS = 12_000;
+
+/** What the page's inline code offers the form's component. */
+export type SendBeforeHydration = {
+  /** A Send is waiting for the form's component, with "Sending..." showing (not one with a blank field). */
+  sending(): boolean;
+  /**
+   * The form's component has hydrated: `send` sends the form as its own submit handler does. A
+   * waiting Send is handed over at once, and every Send until the page is hydrated goes to it.
+   */
+  takeOver(send: () => void): void;
+};
+
+export type SendConfig = {
+  global: string;
+  formAttribute: string;
+  hydratedAttribute: string;
+  /** The message's fields (made read-only while sending, as the form's component does), and the required ones. */
+  fields: readonly string[];
+  required: readonly string[];
+  sendingText: string;
+  hurryEvent: string;
+  failedEvent: string;
+  deadlineMs: number;
+};
+
+export function sendBeforeHydration(config: SendConfig) {
+  let receiver: (() => void) | undefined;
+  let waiting: HTMLFormElement | undefined;
+  let scriptsFailed = false;
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  // The form as without JavaScript: the browser's own submit, which fires no `submit` event.
+  const postWithoutJavaScript = () => {
+    const form = waiting;
+    waiting = undefined;
+    clearTimeout(deadline);
+    if (form) HTMLFormElement.prototype.submit.call(form);
+  };
+  const api: SendBeforeHydration = {
+    sending: () => waiting?.getAttribute("aria-busy") === "true",
+    takeOver(send) {
+      receiver = send;
+      if (!waiting) return;
+      waiting = undefined;
+      clearTimeout(deadline);
+      send();
+    },
+  };
+  (window as unknown as Record<string, SendBeforeHydration>)[config.global] = api;
+
+  addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || !form.hasAttribute(config.formAttribute)) return;
+      // Hydrated: the form's own handler has it. Scripts that cannot run: the browser posts it.
+      if (document.documentElement.hasAttribute(config.hydratedAttribute) || scriptsFailed) return;
+      event.preventDefault();
+      // React must not hear it before the form's component can send it (it would hydrate at once).
+      event.stopPropagation();
+      if (waiting) return; // a second press while waiting does nothing
+      const value = (name: string) => {
+        const field = form.elements.namedItem(name);
+        return field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement ? field.value.trim() : "";
+      };
+      // Only a message that will be sent shows "Sending..." (a blank field gets its toast, and no call).
+      if (config.required.every((name) => value(name) !== "")) {
+        const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
+        if (button) {
+          button.disabled = true;
+          button.textContent = config.sendingText;
+        }
+        form.setAttribute("aria-busy", "true");
+        for (const name of config.fields) (form.elements.namedItem(name) as Element | null)?.setAttribute("readonly", "");
+      }
+      if (receiver) return receiver();
+      waiting = form;
+      deadline = setTimeout(postWithoutJavaScript, config.deadlineMs);
+      dispatchEvent(new Event(config.hurryEvent));
+    },
+    { capture: true },
+  );
+  addEventListener(config.failedEvent, () => {
+    scriptsFailed = true;
+    postWithoutJavaScript();
+  });
+}
+
+/** The inline script's body. */
+export function sendBeforeHydrationSource() {
+  const config: SendConfig = {
+    global: SEND_BEFORE_HYDRATION_GLOBAL,
+    formAttribute: INTENT_ATTRIBUTE,
+    hydratedAttribute: HYDRATED_ATTRIBUTE,
+    fields: CONTACT_FIELDS,
+    required: REQUIRED_FIELDS,
+    sendingText: contactForm.sending,
+    hurryEvent: HURRY_EVENT,
+    failedEvent: SCRIPTS_FAILED_EVENT,
+    deadlineMs: SEND_DEADLINE_MS,
+  };
+  return `(${sendBeforeHydration.toString()})(${JSON.stringify(config)});`;
+}
+
+/** The page's offer, or undefined where the page did not inline it (component tests, other documents). */
+export function sendBeforeHydrationOffer(): SendBeforeHydration | undefined {
+  return typeof window === "undefined"
+    ? undefined
+    : (window as unknown as Record<string, SendBeforeHydration | undefined>)[SEND_BEFORE_HYDRATION_GLOBAL];
+}
