@@ -20,6 +20,7 @@ import {
 } from "../../supabase/functions/_shared/contact-message.ts";
 import * as styles from "./ContactForm.css";
 import type { FormOutcome } from "./outcome";
+import { DRAFT_ATTRIBUTE } from "./form-draft.inline";
 import { FailureText, OutcomeNotice } from "./OutcomeNotice";
 import { preloadSupabase, sendEnquiry } from "./send.client";
 
@@ -210,7 +211,9 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       onFocus={warmUp}
       aria-busy={sending}
       // The page's scripts load when the visitor starts on this form, and only then (decision 016).
-      {...{ [INTENT_ATTRIBUTE]: "" }}
+      // What the visitor typed is kept when they leave the page, and there again when they come Back
+      // (form-draft.inline.ts, inlined by the document pipeline).
+      {...{ [INTENT_ATTRIBUTE]: "", [DRAFT_ATTRIBUTE]: "" }}
     >
       {outcome ? <OutcomeNotice outcome={outcome} studioEmail={studioEmail} /> : null}
       {inline ? (
