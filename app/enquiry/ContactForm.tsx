@@ -5,7 +5,7 @@ import { INTENT_ATTRIBUTE } from "~/hydration/hydrate-on-intent";
 import { whenUntouched } from "~/hydration/when-untouched";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
-import { preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
+import { dismissSuccessToast, preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
 import {
   characterCount,
   CONTACT_FIELDS,
@@ -62,7 +62,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   const [inline, setInline] = useState<{ tone: Tone; title: string; text: React.ReactNode } | null>(null);
   const notify = (tone: Tone, title: string, text: React.ReactNode, plainText: string) => {
     setInline(null);
-    void showToast(tone, title, text, plainText).then((shown) => shown || setInline({ tone, title, text }));
+    void showToast(tone, title, text, plainText, formRef.current).then((shown) => shown || setInline({ tone, title, text }));
   };
   // State lags a render behind: a double click's second submit must see the first at once.
   const inFlight = useRef(false);
@@ -208,7 +208,11 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       action="/?index#contact"
       className={styles.form}
       onSubmit={onSubmit}
-      onFocus={warmUp}
+      onFocus={(event) => {
+        warmUp();
+        // Back in a field after sending: the success toast has been seen, and goes.
+        if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) dismissSuccessToast();
+      }}
       aria-busy={sending}
       // The page's scripts load when the visitor starts on this form, and only then (decision 016).
       // What the visitor typed is kept when they leave the page, and there again when they come Back
