@@ -19,8 +19,8 @@ import {
   type FieldErrors,
 } from "../../supabase/functions/_shared/contact-message.ts";
 import * as styles from "./ContactForm.css";
-import type { FormOutcome } from "./outcome";
 import { DRAFT_ATTRIBUTE } from "./form-draft.inline";
+import type { FormOutcome } from "./outcome";
 import { FailureText, OutcomeNotice } from "./OutcomeNotice";
 import { preloadSupabase, sendEnquiry } from "./send.client";
 

@@ -48,5 +48,6 @@ test.describe("layout at every width", () => {
       if (seen.overflow > 0) problems.push(`${width} px: the page scrolls sideways by ${seen.overflow} px`);
     }
     expect(problems).toEqual([]);
+    void consoleErrors;
   });
 });
