@@ -139,6 +139,10 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
 
     if (sent.status === "ok") {
       for (const control of fieldsOf(form)) control.value = control.defaultValue = "";
+      // Values set by script fire no input event: this one tells the draft kept for Back
+      // (form-draft.inline.ts) that the form is empty now. (Not form.reset(): it would make the fields
+      // follow the defaultValue React writes again on its next render, the text just sent.)
+      form.dispatchEvent(new Event("input", { bubbles: true }));
       setFieldErrors({});
       attempt.current = { key: "", values: "" };
       notify("success", toasts.success.title, toasts.success.text, toasts.success.text);

@@ -80,6 +80,16 @@ describe("the booking form's draft", () => {
     expect(sessionStorage.length).toBe(0);
   });
 
+  it("is saved as the visitor types, so a page left without a pagehide keeps it; a reset (sent) form removes it", () => {
+    page("navigate");
+    type("projectTitle", "Compiler Blues");
+    document.querySelector("[name=projectTitle]")!.dispatchEvent(new Event("input", { bubbles: true }));
+    expect(JSON.parse(sessionStorage.getItem(`${DRAFT_ATTRIBUTE}:/`)!)).toEqual({ projectTitle: "Compiler Blues" });
+    type("projectTitle", "");
+    document.querySelector("form")!.dispatchEvent(new Event("reset", { bubbles: true }));
+    expect(sessionStorage.length).toBe(0);
+  });
+
   it("lives without storage: nothing is saved, nothing throws", () => {
     vi.spyOn(Storage.prototype, "setItem").mockImplementation(() => {
       throw new DOMException("blocked", "SecurityError");

@@ -6,10 +6,11 @@
  *   the typed text the default (React sets `defaultValue`), so name and e-mail come back empty;
  * - fields with `autocomplete="off"` (Project Title) are never restored, and WebKit clears them even
  *   when the page comes back from the back/forward cache.
- * So the form keeps its own draft: saved in sessionStorage (this tab only, gone when it closes) when
- * the page is left or hidden, put back into empty fields when the visitor returns through history
- * (Back, Forward, reload) or from the back/forward cache; an arrival by link or address starts empty,
- * as the browser's own restore does. A sent form is empty, so sending removes the draft.
+ * So the form keeps its own draft: saved in sessionStorage (this tab only, gone when it closes) as the
+ * visitor types and when the page is left or hidden, put back into empty fields when the visitor
+ * returns through history (Back, Forward, reload) or from the back/forward cache; an arrival by link
+ * or address starts empty, as the browser's own restore does. A sent form is emptied (with an input
+ * event), which removes the draft.
  * Inlined right after the form (ContactForm.tsx), so it runs as the fields are parsed, from the first
  * paint; it must stay self-contained (it is serialised with `Function.prototype.toString`) and is
  * allowed by its hash like every inline script. Without JavaScript the browser's own restore is all.
@@ -54,6 +55,11 @@ export function keepFormDraft(attribute: string, fields: readonly string[]) {
   const arrival = performance.getEntriesByType?.("navigation")[0] as PerformanceNavigationTiming | undefined;
   if (arrival && (arrival.type === "back_forward" || arrival.type === "reload")) restore();
   addEventListener("pageshow", (event) => event.persisted && restore());
+  // As typed, or emptied once sent (a page can be left without a pagehide the draft could count on:
+  // a discarded tab, a crash).
+  for (const type of ["input", "reset"]) {
+    addEventListener(type, (event) => event.target instanceof Element && event.target.closest(`form[${attribute}]`) && save(), true);
+  }
   addEventListener("pagehide", save);
   // A phone may discard a hidden tab without a pagehide.
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && save());

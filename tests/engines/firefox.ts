@@ -11,7 +11,15 @@ export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 
 export async function launchFirefox(): Promise<Launch> {
   if (!existsSync(FIREFOX_PATH)) return { missing: `no Firefox at ${FIREFOX_PATH} (apt-get install firefox-esr, or set FIREFOX_PATH)` };
-  const browser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX_PATH, headless: true });
+  const browser = await puppeteer.launch({
+    browser: "firefox",
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    // No back/forward cache: Back loads the page again, the path where browsers restore a form only in
+    // part (a page the browser evicted; Chromium's tests run so too). From the cache every engine but
+    // WebKit keeps the whole form anyway.
+    extraPrefsFirefox: { "browser.sessionhistory.max_total_viewers": 0 },
+  });
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on("console", (message) => {
