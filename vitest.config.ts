@@ -32,6 +32,20 @@ export default defineConfig({
         },
       },
       {
+        // One visitor's journey on Firefox and on WebKit, driven from outside (tests/engines/journey.ts),
+        // one engine after the other, against one local platform.
+        extends: true,
+        test: {
+          name: "engines",
+          environment: "node",
+          include: ["tests/engines/**/*.test.ts"],
+          globalSetup: ["tests/engines/stack.setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
         // `npm run stack` itself, started as a developer starts it (real PostgreSQL, Deno, SMTP, site).
         extends: true,
         test: {

@@ -21,6 +21,26 @@ describe("CSP by hash", () => {
     expect(csp).toContain("frame-ancestors 'none'");
   });
 
+  it("names only directives that Chromium, Firefox and WebKit all recognise (WebKit logs an error for any other)", () => {
+    const csp = contentSecurityPolicy({ scriptHashes: [], supabaseUrl: "https://ref.supabase.co" });
+    const directives = csp.split(";").map((d) => d.trim().split(" ")[0]);
+    // CSP Level 2 plus frame-ancestors and base-uri: what WebKitGTK 2.50 accepts without a console error.
+    const everywhere = [
+      "default-src",
+      "script-src",
+      "style-src",
+      "img-src",
+      "font-src",
+      "connect-src",
+      "object-src",
+      "base-uri",
+      "form-action",
+      "frame-ancestors",
+    ];
+    expect(directives.filter((d) => !everywhere.includes(d!))).toEqual([]);
+    expect(directives).not.toContain("manifest-src");
+  });
+
   it("opens the live-reload socket of `remix dev` only under npm run dev", () => {
     const served = contentSecurityPolicy({ scriptHashes: [], supabaseUrl: "https://ref.supabase.co" });
     const dev = contentSecurityPolicy({ scriptHashes: [], supabaseUrl: "http://127.0.0.1:54321", liveReload: true });

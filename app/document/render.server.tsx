@@ -1,7 +1,8 @@
 /**
  * The document pipeline, one entry point: render the page to HTML, defer its hydration when the route
- * asks (handle.hydrate), inline the stylesheet, allow its inline scripts by hash, set the security and
- * caching headers, and answer conditional requests. A route whose `handle.cache` is "public" renders
+ * asks (handle.hydrate), add the form-draft keeper where a form asks for it, inline the stylesheet,
+ * allow its inline scripts by hash, set the security and caching headers, and answer conditional
+ * requests. A route whose `handle.cache` is "public" renders
  * the same bytes for every visitor, so its document is rendered once per process (per year: the footer
  * shows it) and then served from memory; a CDN in front keeps it too (decision 012).
  */
@@ -16,6 +17,7 @@ import { deferHydration } from "~/hydration/deferred-hydration.server";
 import { CriticalCssProvider } from "./critical-css";
 import { criticalCss } from "./critical-css.server";
 import { inlineScriptHashes } from "./csp.server";
+import { keepFormDrafts } from "./form-draft.server";
 import { documentHandle } from "./handle";
 import { documentHeaders } from "./headers.server";
 
@@ -53,7 +55,7 @@ export async function renderDocument(request: Request, status: number, headers: 
   let document = memoKey ? memo.get(memoKey) : undefined;
   if (!document) {
     const rendered = await renderToText(context, request.url);
-    const html = handle.hydrate === "on-intent" ? deferHydration(rendered.html) : rendered.html;
+    const html = keepFormDrafts(handle.hydrate === "on-intent" ? deferHydration(rendered.html) : rendered.html);
     document = { html, etag: etagOf(html), scriptHashes: inlineScriptHashes(html), failed: rendered.failed };
     if (memoKey && !document.failed) {
       // Compressed once per document, never per request.

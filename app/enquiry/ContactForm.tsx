@@ -6,7 +6,7 @@ import { sendBeforeHydrationOffer } from "~/hydration/inline-send-before-hydrati
 import { whenUntouched } from "~/hydration/run-when-untouched";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
-import { preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
+import { dismissSuccessToast, preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
 import {
   characterCount,
   CONTACT_FIELDS,
@@ -20,6 +20,7 @@ import {
   type FieldErrors,
 } from "../../supabase/functions/_shared/contact-message.ts";
 import * as styles from "./ContactForm.css";
+import { DRAFT_ATTRIBUTE } from "./form-draft.inline";
 import type { FormOutcome } from "./outcome";
 import { FailureText, OutcomeNotice } from "./OutcomeNotice";
 import { preloadSupabase, sendEnquiry } from "./send.client";
@@ -64,7 +65,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   const [inline, setInline] = useState<{ tone: Tone; title: string; text: React.ReactNode } | null>(null);
   const notify = (tone: Tone, title: string, text: React.ReactNode, plainText: string) => {
     setInline(null);
-    void showToast(tone, title, text, plainText).then((shown) => shown || setInline({ tone, title, text }));
+    void showToast(tone, title, text, plainText, formRef.current).then((shown) => shown || setInline({ tone, title, text }));
   };
   // State lags a render behind: a double click's second submit must see the first at once.
   const inFlight = useRef(false);
@@ -151,6 +152,10 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
 
     if (sent.status === "ok") {
       for (const control of fieldsOf(form)) control.value = control.defaultValue = "";
+      // Values set by script fire no input event: this one tells the draft kept for Back
+      // (form-draft.inline.ts) that the form is empty now. (Not form.reset(): it would make the fields
+      // follow the defaultValue React writes again on its next render, the text just sent.)
+      form.dispatchEvent(new Event("input", { bubbles: true }));
       setFieldErrors({});
       attempt.current = { key: "", values: "" };
       notify("success", toasts.success.title, toasts.success.text, toasts.success.text);
@@ -220,10 +225,16 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       action="/?index#contact"
       className={styles.form}
       onSubmit={onSubmit}
-      onFocus={warmUp}
+      onFocus={(event) => {
+        warmUp();
+        // Back in a field after sending: the success toast has been seen, and goes.
+        if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) dismissSuccessToast();
+      }}
       aria-busy={sending}
       // The page's scripts load when the visitor starts on this form, and only then (decision 016).
-      {...{ [INTENT_ATTRIBUTE]: "" }}
+      // What the visitor typed is kept when they leave the page, and there again when they come Back
+      // (form-draft.inline.ts, inlined by the document pipeline).
+      {...{ [INTENT_ATTRIBUTE]: "", [DRAFT_ATTRIBUTE]: "" }}
     >
       {outcome ? <OutcomeNotice outcome={outcome} studioEmail={studioEmail} /> : null}
       {inline ? (

@@ -62,8 +62,10 @@ export const vars = createGlobalTheme(":root", {
  * constants; components and their styles use only these.
  */
 export const breakpoints = {
-  /** Below it the header's studio name takes the body size so the whole name fits beside Book Now. */
+  /** Below it the header's studio name takes the body size, and the header tightens, so the whole name fits beside Book Now. */
   narrowPhone: "screen and (max-width: 479px)",
+  /** Below it (a 320 px phone, a 360 px one with a classic scrollbar) the header drops its logo mark: its room goes to the name. */
+  smallestPhone: "screen and (max-width: 359px)",
   /** From it the gallery shows two photos a row (the `sizes` of its images follow the grid). */
   twoColumns: "screen and (min-width: 40rem)",
   /** From it the navigation sits in the header; below it, in the menu. */

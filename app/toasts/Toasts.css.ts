@@ -14,6 +14,9 @@ const base = style({
   borderStyle: "solid",
   boxShadow: vars.shadow.raised,
   fontSize: vars.fontSize.small,
+  // Taps go through a toast to what is under it, whatever scrolled there; only its × takes them.
+  // (Doubled class: react-hot-toast gives every toast `pointer-events: auto` with one class.)
+  selectors: { "&&": { pointerEvents: "none" } },
 });
 
 export const toast = styleVariants({
@@ -36,5 +39,6 @@ export const dismiss = style({
   fontSize: "1.5rem",
   lineHeight: 1,
   cursor: "pointer",
+  pointerEvents: "auto",
   selectors: { "&:hover": { background: "rgba(255, 255, 255, 0.08)" } },
 });

@@ -28,7 +28,14 @@ export function preloadToasts() {
  * Shows a toast; `plainText` is what screen readers hear after the title. Resolves false when the
  * toast code could not be loaded (the network just failed), so the caller can show it inline.
  */
-export async function showToast(tone: Tone, title: string, text: ReactNode, plainText: string): Promise<boolean> {
+export async function showToast(
+  tone: Tone,
+  title: string,
+  text: ReactNode,
+  plainText: string,
+  /** The form the toast speaks about: the toast covers none of its fields (placement.ts). */
+  avoid?: Element | null,
+): Promise<boolean> {
   announce(`${title} ${plainText}`);
   if (!wanted) {
     wanted = true;
@@ -36,11 +43,20 @@ export async function showToast(tone: Tone, title: string, text: ReactNode, plai
   }
   try {
     const { show } = await loadRack();
-    show(tone, title, text);
+    show(tone, title, text, plainText, avoid);
     return true;
   } catch {
     return false;
   }
+}
+
+/** The visitor is back in a field of the form: the success toast has been seen, and goes. */
+export function dismissSuccessToast() {
+  if (wanted)
+    loadRack().then(
+      ({ dismissSuccess }) => dismissSuccess(),
+      () => undefined,
+    );
 }
 
 export function ToastViewport() {

@@ -35,6 +35,9 @@ npx vitest run --project site --project stack
 step "Browser tests (Playwright, $(node scripts/platform/chromium.mjs), real local stack)"
 npx playwright test
 
+step "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack"
+npx vitest run --project engines
+
 if [ "${SKIP_CONTAINER:-}" != "1" ]; then
   step "Container image (podman)"
   bash tests/container/container.sh

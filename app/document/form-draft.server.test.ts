@@ -1,0 +1,25 @@
+// @vitest-environment node
+import { describe, expect, it } from "vitest";
+import { inlineScriptHashes } from "./csp.server";
+import { keepFormDrafts } from "./form-draft.server";
+
+describe("the form-draft keeper in the document", () => {
+  it("is added at the end of the body of a document whose form asks for it, and hashed for the CSP", () => {
+    const html = `<html><body><form data-hydrate-on-intent="" data-keeps-draft=""><input name="name"></form></body></html>`;
+    const kept = keepFormDrafts(html);
+    expect(kept).toMatch(
+      /<\/form><script>\(function keepFormDraft\([\s\S]*\)\("data-keeps-draft",\["name","email","projectTitle","projectDetails"\]\);<\/script><\/body>/,
+    );
+    expect(inlineScriptHashes(kept)).toHaveLength(1);
+  });
+
+  it("leaves other documents untouched", () => {
+    for (const html of [
+      `<html><body><form method="post"></form></body></html>`,
+      `<html><body><p>data-keeps-draft</p></body></html>`,
+      `<form data-keeps-draft>`,
+    ]) {
+      expect(keepFormDrafts(html)).toBe(html);
+    }
+  });
+});

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DRAFT_ATTRIBUTE, keepFormDraft } from "./form-draft.inline";
+
+const FIELDS = ["name", "projectTitle", "projectDetails"];
+const cleanups: (() => void)[] = [];
+const value = (name: string) => document.querySelector<HTMLInputElement>(`[name=${name}]`)!.value;
+const type = (name: string, text: string) => (document.querySelector<HTMLInputElement>(`[name=${name}]`)!.value = text);
+
+/** One page load; `restored` stands for what the browser put back into the fields itself. */
+function page(arrival?: "navigate" | "back_forward" | "reload", restored: Record<string, string> = {}) {
+  document.body.innerHTML =
+    `<form ${DRAFT_ATTRIBUTE}=""><input name="name"><input name="projectTitle" autocomplete="off">` +
+    `<textarea name="projectDetails"></textarea><input name="website"></form>`;
+  for (const [name, text] of Object.entries(restored)) type(name, text);
+  vi.spyOn(performance, "getEntriesByType").mockReturnValue(arrival ? [{ type: arrival } as unknown as PerformanceEntry] : []);
+  // Each call stands for one page load; its listeners stay on window, as in the browser.
+  const controller = new AbortController();
+  const add = window.addEventListener.bind(window);
+  vi.spyOn(window, "addEventListener").mockImplementation((type, listener, options) =>
+    add(type, listener, { ...(typeof options === "object" ? options : {}), signal: controller.signal }),
+  );
+  keepFormDraft(DRAFT_ATTRIBUTE, FIELDS);
+  vi.mocked(window.addEventListener).mockRestore();
+  cleanups.push(() => controller.abort());
+}
+// happy-dom's PageTransitionEvent is a plain Event: `persisted` is set by hand.
+const pageTransition = (type: string, persisted: boolean) => Object.defineProperty(new Event(type), "persisted", { value: persisted });
+const leave = () => dispatchEvent(pageTransition("pagehide", false));
+
+describe("the booking form's draft", () => {
+  beforeEach(() => sessionStorage.clear());
+  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+
+  it("is saved when the page is left and put back when the visitor comes Back to a new copy of it", () => {
+    page("navigate");
+    type("name", "Grace");
+    type("projectTitle", "Compiler Blues");
+    type("projectDetails", "Five songs");
+    type("website", "bot");
+    leave();
+    cleanups.splice(0).forEach((cleanup) => cleanup());
+
+    page("back_forward");
+    expect([value("name"), value("projectTitle"), value("projectDetails"), value("website")]).toEqual([
+      "Grace",
+      "Compiler Blues",
+      "Five songs",
+      "",
+    ]);
+  });
+
+  it("fills only empty fields: what the browser restored itself stays", () => {
+    page("navigate");
+    type("name", "Grace");
+    type("projectTitle", "Old title");
+    leave();
+    cleanups.splice(0).forEach((cleanup) => cleanup());
+    page("back_forward", { projectTitle: "Newer title" });
+    expect([value("name"), value("projectTitle")]).toEqual(["Grace", "Newer title"]);
+  });
+
+  it("refills fields the browser cleared when the page comes back from the back/forward cache (WebKit, autocomplete=off)", () => {
+    page("navigate");
+    type("name", "Grace");
+    type("projectTitle", "Compiler Blues");
+    leave();
+    type("projectTitle", "");
+    dispatchEvent(pageTransition("pageshow", true));
+    expect([value("name"), value("projectTitle")]).toEqual(["Grace", "Compiler Blues"]);
+  });
+
+  it("starts empty on an arrival by link or address, and a sent (emptied) form leaves no draft", () => {
+    page("navigate");
+    type("name", "Grace");
+    leave();
+    cleanups.splice(0).forEach((cleanup) => cleanup());
+    page("navigate");
+    expect(value("name")).toBe("");
+    leave();
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it("is saved as the visitor types, so a page left without a pagehide keeps it; a reset (sent) form removes it", () => {
+    page("navigate");
+    type("projectTitle", "Compiler Blues");
+    document.querySelector("[name=projectTitle]")!.dispatchEvent(new Event("input", { bubbles: true }));
+    expect(JSON.parse(sessionStorage.getItem(`${DRAFT_ATTRIBUTE}:/`)!)).toEqual({ projectTitle: "Compiler Blues" });
+    type("projectTitle", "");
+    document.querySelector("form")!.dispatchEvent(new Event("reset", { bubbles: true }));
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it("lives without storage: nothing is saved, nothing throws", () => {
+    vi.spyOn(Storage.prototype, "setItem").mockImplementation(() => {
+      throw new DOMException("blocked", "SecurityError");
+    });
+    page("navigate");
+    type("name", "Grace");
+    expect(leave).not.toThrow();
+  });
+});

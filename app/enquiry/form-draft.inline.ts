@@ -1,0 +1,71 @@
+/**
+ * What a visitor typed into the booking form is there again when they come Back to the page, on every
+ * engine, before and after hydration. Browsers restore form fields themselves only in part:
+ * - a page that comes back without the back/forward cache (Chromium in tests, a page the browser
+ *   evicted) gets back only the fields whose value differs from their default, and hydration makes
+ *   the typed text the default (React sets `defaultValue`), so name and e-mail come back empty;
+ * - fields with `autocomplete="off"` (Project Title) are never restored, and WebKit clears them even
+ *   when the page comes back from the back/forward cache.
+ * So the form keeps its own draft: saved in sessionStorage (this tab only, gone when it closes) as the
+ * visitor types and when the page is left or hidden, put back into empty fields when the visitor
+ * returns through history (Back, Forward, reload) or from the back/forward cache; an arrival by link
+ * or address starts empty, as the browser's own restore does. A sent form is emptied (with an input
+ * event), which removes the draft.
+ * Inlined right after the form (ContactForm.tsx), so it runs as the fields are parsed, from the first
+ * paint; it must stay self-contained (it is serialised with `Function.prototype.toString`) and is
+ * allowed by its hash like every inline script. Without JavaScript the browser's own restore is all.
+ */
+export const DRAFT_ATTRIBUTE = "data-keeps-draft";
+
+export function keepFormDraft(attribute: string, fields: readonly string[]) {
+  const key = `${attribute}:${location.pathname}`;
+  const controls = () => {
+    const form = document.querySelector(`form[${attribute}]`);
+    const found: (HTMLInputElement | HTMLTextAreaElement)[] = [];
+    for (const name of fields) {
+      const control = form instanceof HTMLFormElement ? form.elements.namedItem(name) : null;
+      if (control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement) found.push(control);
+    }
+    return found;
+  };
+  const save = () => {
+    const draft: Record<string, string> = {};
+    for (const control of controls()) if (control.value) draft[control.name] = control.value;
+    try {
+      if (Object.keys(draft).length) sessionStorage.setItem(key, JSON.stringify(draft));
+      else sessionStorage.removeItem(key);
+    } catch {
+      // Storage blocked or full: the browser's own restore is all there is.
+    }
+  };
+  const restore = () => {
+    let draft: Record<string, unknown> | null = null;
+    try {
+      draft = JSON.parse(sessionStorage.getItem(key) ?? "null");
+    } catch {
+      return;
+    }
+    if (!draft) return;
+    // Only into empty fields: what the browser restored itself is the same text, or newer.
+    for (const control of controls()) {
+      const value = draft[control.name];
+      if (typeof value === "string" && control.value === "") control.value = value;
+    }
+  };
+  const arrival = performance.getEntriesByType?.("navigation")[0] as PerformanceNavigationTiming | undefined;
+  if (arrival && (arrival.type === "back_forward" || arrival.type === "reload")) restore();
+  addEventListener("pageshow", (event) => event.persisted && restore());
+  // As typed, or emptied once sent (a page can be left without a pagehide the draft could count on:
+  // a discarded tab, a crash).
+  for (const type of ["input", "reset"]) {
+    addEventListener(type, (event) => event.target instanceof Element && event.target.closest(`form[${attribute}]`) && save(), true);
+  }
+  addEventListener("pagehide", save);
+  // A phone may discard a hidden tab without a pagehide.
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && save());
+}
+
+/** The inline script's body. */
+export function keepFormDraftSource(fields: readonly string[]) {
+  return `(${keepFormDraft.toString()})(${JSON.stringify(DRAFT_ATTRIBUTE)},${JSON.stringify(fields)});`;
+}

@@ -1,0 +1,75 @@
+/**
+ * The spec's toasts never stand between the visitor and the booking form (app/toasts/placement.ts):
+ * placed where they cover none of its fields, and a tap on a field that scrolled under one still
+ * reaches the field. Runs at 360 px (mobile) and 1440 px (desktop).
+ */
+import type { Page } from "@playwright/test";
+import { contactForm, toasts } from "../../app/content";
+import { expect, hydrated, test } from "./fixtures";
+
+const form = (page: Page) => page.locator("#contact form");
+const toast = (page: Page) => page.locator("[data-tone=success]");
+
+async function send(page: Page) {
+  await page.goto("/");
+  await hydrated(page);
+  const t = Date.now().toString(36);
+  await form(page).getByLabel("Name").fill("Grace Hopper");
+  await form(page).getByLabel("Email").fill(`grace-${t}@example.com`);
+  await form(page).getByLabel("Project Title").fill(`Toast ${t}`);
+  await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
+  await form(page).getByRole("button", { name: contactForm.submit }).click();
+  await expect(toast(page)).toContainText(toasts.success.title);
+  await expect(toast(page)).toContainText(toasts.success.text);
+  await expect(form(page).getByLabel("Name")).toHaveValue("");
+}
+
+/** The fields on screen whose box the toast overlaps, and those where a tap at the centre lands on it. */
+function coveredFields(page: Page) {
+  return page.evaluate(() => {
+    const shown = document.querySelector("[data-tone=success]")!.getBoundingClientRect();
+    const covered: string[] = [];
+    const unreachable: string[] = [];
+    for (const field of document.querySelectorAll<HTMLInputElement>("#contact form input, #contact form textarea, #contact form button")) {
+      const box = field.getBoundingClientRect();
+      if (field.closest("[aria-hidden=true]") || box.bottom < 0 || box.top > innerHeight) continue; // the honeypot; off screen
+      const name = field.name || field.textContent!;
+      if (box.left < shown.right && box.right > shown.left && box.top < shown.bottom && box.bottom > shown.top) covered.push(name);
+      const x = box.left + box.width / 2;
+      const y = Math.min(Math.max(box.top + box.height / 2, 0), innerHeight - 1);
+      if (document.elementFromPoint(x, y)?.closest("[data-tone]")) unreachable.push(name);
+    }
+    return { covered, unreachable };
+  });
+}
+
+test.describe("the success toast and the form", () => {
+  test("the toast shows where it covers none of the form's fields; every field on screen takes a tap", async ({ page, consoleErrors }) => {
+    await send(page);
+    // Wait for the toast's entrance to end, where it stays.
+    await page.waitForTimeout(500);
+    expect(await coveredFields(page)).toEqual({ covered: [], unreachable: [] });
+    void consoleErrors;
+  });
+
+  test("a field scrolled under the toast still takes the tap, and the toast goes", async ({ page, consoleErrors, isMobile }) => {
+    await send(page);
+    await page.waitForTimeout(500);
+    const name = form(page).getByLabel("Name");
+    // Scroll the name field to where the toast is.
+    const [toastBox, nameBox] = [(await toast(page).boundingBox())!, (await name.boundingBox())!];
+    await page.evaluate(
+      (by) => window.scrollBy({ top: by, behavior: "instant" }),
+      nameBox.y - toastBox.y - toastBox.height / 2 + nameBox.height / 2,
+    );
+    const under = (await name.boundingBox())!;
+    const [x, y] = [under.x + under.width / 4, under.y + under.height / 2];
+    const box = (await toast(page).boundingBox())!;
+    expect(y > box.y && y < box.y + box.height, "the field is under the toast").toBe(true);
+    if (isMobile) await page.touchscreen.tap(x, y);
+    else await page.mouse.click(x, y);
+    await expect(name).toBeFocused();
+    await expect(toast(page)).toHaveCount(0);
+    void consoleErrors;
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * One visitor's journey, taken on an engine other than Chromium (tests/e2e is the Chromium suite), at
+ * a phone's 360 px and a desktop's 1440 px, against the real local platform (stack.setup.ts): the page
+ * and its headings, the menu, the FAQ before and after hydration, typing through hydration with no
+ * character lost, Back after following a link with everything typed still there, sending an enquiry
+ * (the spec's success toast over no field, a cleared form, the mail at the SMTP catcher), the 404 page,
+ * and no console errors anywhere but the 404 page's own.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { contactSection, equipmentSection, faq, faqSection, gallerySection, notFound, servicesSection, toasts } from "../../app/content";
+import { LOCAL_STUDIO } from "../../scripts/platform/environment.mjs";
+import { until, type Driver, type Launch } from "./driver";
+
+const VIEWPORTS = [
+  { width: 360, height: 780 },
+  { width: 1440, height: 900 },
+] as const;
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../../artifacts/engines");
+const FORM = "#contact form";
+const field = (name: string) => `${FORM} [name=${name}]`;
+
+export function describeJourney(engine: string, launch: () => Promise<Launch>) {
+  describe(`${engine}: a visitor's journey`, () => {
+    let driver: Driver | undefined;
+    let missing = "";
+    beforeAll(async () => {
+      const launched = await launch();
+      if ("missing" in launched) {
+        missing = launched.missing;
+        console.log(`engines: ${engine} journey SKIPPED: ${missing}`);
+      } else {
+        driver = launched.driver;
+        console.log(`engines: ${engine} journey on ${driver.name}`);
+      }
+    });
+    afterAll(() => driver?.close());
+
+    for (const viewport of VIEWPORTS) {
+      it(`at ${viewport.width} px: page, menu, FAQ, typing through hydration, Back, sending, 404, no console errors`, async (context) => {
+        if (!driver) return context.skip(missing);
+        await journey(driver, engine.toLowerCase(), viewport);
+      });
+    }
+  });
+}
+
+async function journey(driver: Driver, engine: string, { width, height }: { width: number; height: number }) {
+  const site = inject("siteUrl");
+  const phone = width < 800;
+  await driver.setViewport(width, height);
+  await driver.goto(`${site}/`);
+
+  // The page and its headings, from plain HTML; the studio's name whole in the header.
+  const page = await driver.evaluate(() => {
+    const name = document.querySelector("header a[href='#top'] span")!;
+    const brokenWords = (name.textContent ?? "").split(/\s+/).filter((word) => {
+      const text = name.firstChild!;
+      const start = text.textContent!.indexOf(word);
+      const range = document.createRange();
+      range.setStart(text, start);
+      range.setEnd(text, start + word.length);
+      return range.getClientRects().length > 1;
+    });
+    return {
+      width: innerWidth,
+      h1: document.querySelector("h1")?.textContent?.trim(),
+      h2: [...document.querySelectorAll("h2")].map((h) => h.textContent?.trim()),
+      name: name.textContent,
+      brokenWords,
+      sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      hydrated: document.documentElement.hasAttribute("data-hydrated"),
+    };
+  });
+  expect(page.width, "the viewport").toBe(width);
+  expect(page.h1).toBeTruthy();
+  expect(page.h2).toEqual(
+    expect.arrayContaining([
+      servicesSection.heading,
+      equipmentSection.heading,
+      gallerySection.heading,
+      contactSection.heading,
+      faqSection.heading,
+    ]),
+  );
+  expect(page.name).toBe(LOCAL_STUDIO.name);
+  expect(page.brokenWords, "words of the studio's name broken across lines").toEqual([]);
+  expect(page.sideways, "the page scrolls sideways").toBe(0);
+  expect(page.hydrated, "hydrated before any intent").toBe(false);
+
+  // The menu: the phone's folded one (a native <details>), or the desktop's links.
+  if (phone) {
+    await driver.click("header details summary");
+    expect(await driver.evaluate(() => document.querySelector("header details")!.hasAttribute("open")), "the menu opens").toBe(true);
+    await driver.click("header details nav a[href='#faq']");
+    await until("the menu to close", () => driver.evaluate(() => !document.querySelector("header details")!.hasAttribute("open")));
+  } else {
+    await driver.click("header nav a[href='#faq']");
+  }
+  await until("the address to say #faq", () => driver.evaluate(() => location.hash === "#faq"));
+
+  // The FAQ before hydration: the native accordion.
+  await driver.click("#faq-1-question");
+  await until("the first answer to open", () => driver.evaluate(() => (document.getElementById("faq-1-answer")?.offsetHeight ?? 0) > 0));
+  expect(await driver.evaluate(() => document.getElementById("faq-1-answer")!.textContent)).toContain(faq[0]!.answer);
+
+  // Typing through hydration: the visitor's pauses are the quiet moments hydration runs in.
+  await driver.click(field("name"));
+  const words = ["Grace", " Brewster", " Murray", " Hopper", " of", " the", " Harvard", " Mark", " One", " team"];
+  let typed = "";
+  let typedBefore = 0;
+  for (const word of words) {
+    await driver.type(word);
+    typed += word;
+    if (await driver.evaluate(() => document.documentElement.hasAttribute("data-hydrated"))) break;
+    typedBefore = typed.length;
+    await new Promise((resolve) => setTimeout(resolve, 900));
+  }
+  await driver.type(" (after)");
+  typed += " (after)";
+  expect(typedBefore, "some text typed before hydration").toBeGreaterThan(0);
+  expect(await driver.evaluate(() => document.documentElement.hasAttribute("data-hydrated")), "hydrated while typing").toBe(true);
+  expect(await driver.evaluate((selector) => (document.querySelector(selector) as HTMLInputElement).value, field("name"))).toBe(typed);
+
+  // The FAQ after hydration: Radix's accordion.
+  await until(
+    "the FAQ to become Radix's",
+    () => driver.evaluate(() => !!document.querySelector("#faq [data-orientation] [data-state=closed]")),
+    15_000,
+  );
+  await driver.click("#faq-2-question");
+  await until("the second answer to open", () =>
+    driver.evaluate(() => document.getElementById("faq-2-question")?.getAttribute("aria-expanded") === "true"),
+  );
+  expect(await driver.evaluate(() => document.getElementById("faq-2-answer")?.textContent)).toContain(faq[1]!.answer);
+
+  // The rest of the form, then a link away and Back: everything typed is there.
+  const token = `${engine}-${width}-${Date.now().toString(36)}`;
+  const values = {
+    name: typed,
+    email: `grace-${token}@example.com`,
+    projectTitle: `Journey ${token}`,
+    projectDetails: "Five songs, live drums.",
+  };
+  for (const name of ["email", "projectTitle", "projectDetails"] as const) {
+    await driver.click(field(name));
+    await driver.type(values[name]);
+  }
+  const read = () =>
+    driver.evaluate(
+      (form) =>
+        Object.fromEntries(
+          [...document.querySelectorAll<HTMLInputElement>(`${form} [name]`)]
+            .filter((c) => c.name !== "website")
+            .map((c) => [c.name, c.value]),
+        ),
+      FORM,
+    );
+  expect(await read()).toEqual(values);
+  await driver.goto(`${site}/robots.txt`);
+  await driver.back();
+  await until("the page again", () => driver.evaluate((form) => !!document.querySelector(form), FORM));
+  // Given the moment the page takes to parse to its end, where the draft comes back.
+  await until("the form's values", async () => JSON.stringify(await read()) === JSON.stringify(values), 3_000).catch(() => undefined);
+  expect(await read(), "the form after Back").toEqual(values);
+
+  // Sending: the spec's success toast, over none of the fields, a cleared form, and the mail.
+  await driver.click(field("projectTitle"));
+  await until("hydration", () => driver.evaluate(() => document.documentElement.hasAttribute("data-hydrated")), 15_000);
+  await driver.click(`${FORM} button[type=submit]`);
+  const toast = await until("the success toast", () =>
+    driver.evaluate(() => document.querySelector("[data-tone=success]")?.textContent ?? ""),
+  );
+  expect(toast).toContain(toasts.success.title);
+  expect(toast).toContain(toasts.success.text);
+  expect(await read(), "the form after sending").toEqual({ name: "", email: "", projectTitle: "", projectDetails: "" });
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the toast's entrance
+  const covered = await driver.evaluate((form) => {
+    const shown = document.querySelector("[data-tone=success]")!.getBoundingClientRect();
+    return [...document.querySelectorAll<HTMLElement>(`${form} input:not([tabindex='-1']), ${form} textarea, ${form} button`)]
+      .filter((c) => {
+        const box = c.getBoundingClientRect();
+        return box.left < shown.right && box.right > shown.left && box.top < shown.bottom && box.bottom > shown.top;
+      })
+      .map((c) => c.getAttribute("name") ?? c.textContent);
+  }, FORM);
+  expect(covered, "fields under the toast").toEqual([]);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await driver.screenshot(path.join(SCREENSHOTS, `${engine}-${width}.png`));
+  const mail = await until("the enquiry at the SMTP catcher", async () => {
+    const messages = (await (await fetch(`${inject("mailUrl")}/messages`)).json()) as { to: string; text: string }[];
+    return messages.find((m) => m.text.includes(values.projectTitle) && m.to.includes(inject("studioInbox")));
+  });
+  expect(mail.text).toContain(values.email);
+  expect(await driver.takeConsoleErrors(), "console errors").toEqual([]);
+
+  // The 404 page: the spec's texts; its one console error is the spec's log of the path.
+  await driver.goto(`${site}/no/such/page`);
+  const lost = await driver.evaluate(() => ({
+    text: document.body.innerText,
+    link: document.querySelector<HTMLAnchorElement>("a[href='/']")?.textContent?.trim(),
+  }));
+  expect(lost.text).toContain(notFound.code);
+  expect(lost.text).toContain(notFound.title);
+  expect(lost.link).toBe(notFound.link);
+  const errors: string[] = [];
+  await until("the 404's log of the path", async () => {
+    errors.push(...(await driver.takeConsoleErrors()));
+    return errors.some((line) => /non-existent route: \/no\/such\/page/.test(line));
+  });
+  // Some engines also report the 404 document itself as a failed resource.
+  expect(
+    errors.filter((line) => !/non-existent route|status of 404/.test(line)),
+    "console errors on the 404 page",
+  ).toEqual([]);
+}

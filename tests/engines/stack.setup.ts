@@ -1,0 +1,25 @@
+/**
+ * The real local platform for the cross-engine journeys (scripts/platform/stack.mjs, as `npm run stack`
+ * starts it: PostgreSQL, the SMTP catcher, send-contact-email under Deno, the production build), once
+ * for both engines, on free ports.
+ */
+import type { TestProject } from "vitest/node";
+import { LOCAL_STUDIO } from "../../scripts/platform/environment.mjs";
+import { startStack } from "../../scripts/platform/stack.mjs";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    siteUrl: string;
+    mailUrl: string;
+    studioInbox: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  // Browsers driven from outside type faster than people.
+  const stack = await startStack({ env: { function: { MIN_FILL_MS: "200" } } });
+  project.provide("siteUrl", stack.siteUrl);
+  project.provide("mailUrl", stack.mail!.apiUrl);
+  project.provide("studioInbox", LOCAL_STUDIO.inbox);
+  return () => stack.stop();
+}

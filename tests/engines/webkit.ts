@@ -1,0 +1,125 @@
+/**
+ * WebKit, as WebKitGTK: Debian's WebKitWebDriver over classic W3C WebDriver, driven by webdriverio.
+ * MiniBrowser has no headless mode and its toolbar keeps its window at least 447 px wide, so the
+ * browser is our own bare one (webkit-bare-browser.py: a window that is all web view) under Xvfb,
+ * and any viewport works. Classic WebDriver has no console API: the bare browser writes the page's
+ * console messages to a file, read here.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { remote } from "webdriverio";
+import { freePort } from "../../scripts/platform/ports.mjs";
+import { scrollToCentre, until, type Launch } from "./driver";
+
+export const WEBKIT_WEBDRIVER = process.env.WEBKIT_WEBDRIVER_PATH ?? "/usr/bin/WebKitWebDriver";
+const XVFB = "/usr/bin/Xvfb";
+const BARE_BROWSER = path.join(import.meta.dirname, "webkit-bare-browser.py");
+const GI_CHECK =
+  "import gi; gi.require_version('Gtk', '3.0'); gi.require_version('WebKit2', '4.1'); from gi.repository import WebKit2 as W; " +
+  "print(f'{W.get_major_version()}.{W.get_minor_version()}.{W.get_micro_version()}')";
+
+/** WebKitGTK's version, or why it cannot run here. */
+function webkitGtk(): { version: string } | { missing: string } {
+  if (!existsSync(WEBKIT_WEBDRIVER)) return { missing: `no WebKitWebDriver at ${WEBKIT_WEBDRIVER} (apt-get install webkit2gtk-driver)` };
+  if (!existsSync(XVFB)) return { missing: "no Xvfb (apt-get install xvfb)" };
+  const check = spawnSync("/usr/bin/python3", ["-c", GI_CHECK], { encoding: "utf8" });
+  if (check.status !== 0) return { missing: "no WebKitGTK for Python (apt-get install python3-gi gir1.2-gtk-3.0 gir1.2-webkit2-4.1)" };
+  return { version: check.stdout.trim() };
+}
+
+/** Xvfb on the first free display (it says which on fd 3). */
+async function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
+  const xvfb = spawn(XVFB, ["-displayfd", "3", "-screen", "0", "1600x1200x24", "-nolisten", "tcp"], {
+    stdio: ["ignore", "ignore", "ignore", "pipe"],
+  });
+  const display = await new Promise<string>((resolve, reject) => {
+    xvfb.stdio[3]!.once("data", (data) => resolve(`:${String(data).trim()}`));
+    xvfb.once("exit", (code) => reject(new Error(`Xvfb exited with ${code}`)));
+  });
+  return { display, process: xvfb };
+}
+
+export async function launchWebKit(): Promise<Launch> {
+  const found = webkitGtk();
+  if ("missing" in found) return found;
+  const dir = mkdtempSync(path.join(tmpdir(), "webkit-journey-"));
+  const consoleLog = path.join(dir, "console.log");
+  const xvfb = await startXvfb();
+  const port = await freePort();
+  const driverProcess = spawn(WEBKIT_WEBDRIVER, [`--port=${port}`, "--host=127.0.0.1"], {
+    env: { ...process.env, DISPLAY: xvfb.display, WEBKIT_CONSOLE_LOG: consoleLog, WEBKIT_DATA_DIR: path.join(dir, "data") },
+    stdio: "ignore",
+  });
+  const stop = () => {
+    driverProcess.kill();
+    xvfb.process.kill();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const browser = await remote({
+      hostname: "127.0.0.1",
+      port,
+      logLevel: "error",
+      connectionRetryCount: 20,
+      capabilities: {
+        // Classic WebDriver: WebKitWebDriver refuses the capabilities of a BiDi session.
+        "wdio:enforceWebDriverClassic": true,
+        // Commands do not wait for loads (this file does): a page restored from the back/forward
+        // cache fires none, and WebKitWebDriver would wait for it for ever.
+        pageLoadStrategy: "none",
+        "webkitgtk:browserOptions": { binary: BARE_BROWSER, args: ["--automation"] },
+      } as WebdriverIO.Capabilities,
+    });
+    let read = 0;
+    return {
+      driver: {
+        name: `WebKitGTK ${found.version}`,
+        setViewport: async (width, height) => {
+          await browser.setWindowSize(width, height);
+        },
+        goto: async (url) => {
+          await browser.url(url);
+          await until(`${url} to load`, () =>
+            browser.execute((to) => location.href === to && document.readyState === "complete", new URL(url).href),
+          );
+        },
+        evaluate: (fn, ...args) => browser.execute(fn as never, ...(args as unknown as never[])) as never,
+        click: async (selector) => {
+          const element = await browser.$(selector);
+          await element.waitForDisplayed();
+          await browser.execute(scrollToCentre, element as unknown as HTMLElement);
+          await element.click();
+        },
+        // One key per action: given several at once, WebKitWebDriver sends the keyup of the last
+        // only, and the page would take the others for keys still held down.
+        type: async (text) => {
+          for (const key of text) await browser.keys(key);
+        },
+        // WebDriver's Back waits for a load that a page from the back/forward cache never fires.
+        back: async () => {
+          const from = await browser.execute(() => location.href);
+          await browser.execute(() => void setTimeout(() => history.back(), 0));
+          await until("the previous page", () =>
+            browser.execute((left) => location.href !== left && document.readyState === "complete", from),
+          );
+        },
+        takeConsoleErrors: async () => {
+          const text = existsSync(consoleLog) ? readFileSync(consoleLog, "utf8") : "";
+          const lines = text.slice(read).split("\n");
+          read = text.length;
+          return lines.filter((line) => /CONSOLE( \w+)? ERROR/.test(line));
+        },
+        screenshot: async (file) => void (await browser.saveScreenshot(file)),
+        close: async () => {
+          await browser.deleteSession().catch(() => undefined);
+          stop();
+        },
+      },
+    };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
