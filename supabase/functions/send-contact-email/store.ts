@@ -1,4 +1,4 @@
-/** Postgres access for enquiries, deliveries, rate limits and redelivery runs (schema: supabase/migrations). */
+/** Postgres access for enquiries, deliveries, rate limits and redelivery runs (schema: supabase/migrations, one baseline: docs/decisions/018). */
 import postgres from "postgres";
 import type { ContactMessage } from "../_shared/contact-message.ts";
 import type { Limits } from "./config.ts";
@@ -72,15 +72,9 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
 
     /** Claims up to `limit` due deliveries to send (of one enquiry, or of all when `enquiryId` is null). */
     async claim(enquiryId: string | null, limit: number, maxAttempts: number): Promise<ClaimedDelivery[]> {
-      const rows = await sql<(MessageRow & { enquiry_id: string; kind: DeliveryKind; mailbox: string | null })[]>`
-        select c.*, e.mailbox from private.claim_deliveries(${enquiryId}::uuid, ${limit}, ${maxAttempts}, make_interval(secs => ${CLAIM_SECONDS})) c
-        join public.contact_enquiries e on e.id = c.enquiry_id`;
-      return rows.map((r) => ({
-        enquiryId: r.enquiry_id,
-        kind: r.kind,
-        message: messageOf(r),
-        mailbox: r.mailbox ?? r.email.toLowerCase(),
-      }));
+      const rows = await sql<(MessageRow & { enquiry_id: string; kind: DeliveryKind; mailbox: string })[]>`
+        select * from private.claim_deliveries(${enquiryId}::uuid, ${limit}, ${maxAttempts}, make_interval(secs => ${CLAIM_SECONDS}))`;
+      return rows.map((r) => ({ enquiryId: r.enquiry_id, kind: r.kind, message: messageOf(r), mailbox: r.mailbox }));
     },
 
     /** Records a sent mail; a mail sent means the provider takes the studio's account again. */
