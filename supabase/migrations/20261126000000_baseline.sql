@@ -269,12 +269,16 @@ $$;
 -- the global rate as a sender of its own. The global rate counts senders, not enquiries: a sender
 -- counts once per window, so a trickle from a few senders within their own limits never holds the site.
 -- Every count is bounded: budgets are sliding counters, other counts stop at their limit.
+-- p_claim_lock: the caller sends the due mails at once, so they are stored already claimed for it
+-- ('sending' for p_claim_lock, the attempt counted, as claim_deliveries would; a claim that expires
+-- is taken again by a redelivery run). claimed lists their kinds. Null (no mail transport can work):
+-- they are stored due, and no attempt is spent.
 create function private.submit_enquiry(
   p_key uuid, p_name text, p_email text, p_mailbox text, p_title text, p_details text, p_client_hash text,
   p_per_client integer, p_client_window interval, p_global integer, p_global_window interval,
-  p_enquiries_per_day integer, p_held_max integer, p_confirmations_per_sender integer
+  p_enquiries_per_day integer, p_held_max integer, p_confirmations_per_sender integer, p_claim_lock interval
 )
-returns table (outcome text, enquiry_id uuid, retry_after integer)
+returns table (outcome text, enquiry_id uuid, retry_after integer, claimed text[])
 language plpgsql
 as $$
 declare
@@ -287,11 +291,12 @@ declare
   v_held boolean;
   v_confirmation text;
   v_reason text;
+  v_claimed text[];
 begin
   select * into v_existing from public.contact_enquiries e where e.idempotency_key = p_key;
   if found then
     return query select case when (v_existing.name, v_existing.email, v_existing.project_title, v_existing.project_details)
-        = (p_name, p_email, p_title, p_details) then 'duplicate' else 'conflict' end, v_existing.id, null::integer;
+        = (p_name, p_email, p_title, p_details) then 'duplicate' else 'conflict' end, v_existing.id, null::integer, null::text[];
     return;
   end if;
 
@@ -299,7 +304,7 @@ begin
   -- Looked for first without a lock (the usual case), and again below under the mailbox's lock.
   v_id := private.same_message(p_mailbox, p_name, p_title, p_details);
   if v_id is not null then
-    return query select 'duplicate'::text, v_id, null::integer;
+    return query select 'duplicate'::text, v_id, null::integer, null::text[];
     return;
   end if;
 
@@ -308,7 +313,7 @@ begin
     select c.hits, c.estimate, c.seconds_left into v_client_hits, v_client_estimate, v_client_retry
     from private.count_hit('client:' || p_client_hash, p_client_window) c;
     if v_client_estimate > p_per_client then
-      return query select 'rate-limited'::text, null::uuid, v_client_retry;
+      return query select 'rate-limited'::text, null::uuid, v_client_retry, null::text[];
       return;
     end if;
   end if;
@@ -320,18 +325,18 @@ begin
 
   -- Budgets: the enquiries stored in a day, those held at once, and one sender's held in a day.
   if private.rate_estimate('stored', v_rules.budget_period) >= p_enquiries_per_day then
-    return query select 'busy'::text, null::uuid, v_rules.busy_day_retry_after;
+    return query select 'busy'::text, null::uuid, v_rules.busy_day_retry_after, null::text[];
     return;
   end if;
   if v_held then
     if (select count(*) from (select from public.contact_deliveries d
         where d.kind = 'studio' and d.status = 'held' limit p_held_max) held) >= p_held_max then
-      return query select 'busy'::text, null::uuid, v_rules.busy_held_retry_after;
+      return query select 'busy'::text, null::uuid, v_rules.busy_held_retry_after, null::text[];
       return;
     end if;
     if p_client_hash <> '' and (select count(*) from (select from public.contact_enquiries e
         where e.client_hash = p_client_hash and e.held and e.created_at > now() - v_rules.budget_period limit p_per_client) held) >= p_per_client then
-      return query select 'rate-limited'::text, null::uuid, v_rules.sender_held_retry_after;
+      return query select 'rate-limited'::text, null::uuid, v_rules.sender_held_retry_after, null::text[];
       return;
     end if;
   end if;
@@ -342,7 +347,7 @@ begin
   -- Two doors sending the same message at once store it once.
   v_id := private.same_message(p_mailbox, p_name, p_title, p_details);
   if v_id is not null then
-    return query select 'duplicate'::text, v_id, null::integer;
+    return query select 'duplicate'::text, v_id, null::integer, null::text[];
     return;
   end if;
   insert into public.contact_enquiries (idempotency_key, name, email, mailbox, project_title, project_details, client_hash, held)
@@ -353,7 +358,7 @@ begin
     -- A concurrent request with the same key won the race.
     select * into v_existing from public.contact_enquiries e where e.idempotency_key = p_key;
     return query select case when (v_existing.name, v_existing.email, v_existing.project_title, v_existing.project_details)
-        = (p_name, p_email, p_title, p_details) then 'duplicate' else 'conflict' end, v_existing.id, null::integer;
+        = (p_name, p_email, p_title, p_details) then 'duplicate' else 'conflict' end, v_existing.id, null::integer, null::text[];
     return;
   end if;
 
@@ -375,11 +380,18 @@ begin
       then 'suppressed: the sender''s confirmations for the day are used up'
   end;
   v_confirmation := case when v_reason is not null then 'suppressed' when v_held then 'held' else 'pending' end;
-  insert into public.contact_deliveries (enquiry_id, kind, status, last_error)
-  values (v_id, 'studio', case when v_held then 'held' else 'pending' end, null), (v_id, 'confirmation', v_confirmation, v_reason);
+  with stored as (
+    insert into public.contact_deliveries (enquiry_id, kind, status, last_error, attempts, locked_until)
+    select v_id, m.kind, case when m.status = 'pending' and p_claim_lock is not null then 'sending' else m.status end, m.reason,
+           case when m.status = 'pending' and p_claim_lock is not null then 1 else 0 end,
+           case when m.status = 'pending' and p_claim_lock is not null then now() + p_claim_lock end
+    from (values ('studio', case when v_held then 'held' else 'pending' end, null), ('confirmation', v_confirmation, v_reason)) m (kind, status, reason)
+    returning kind, status
+  )
+  select array_agg(s.kind) filter (where s.status = 'sending') into v_claimed from stored s;
   -- Counted last: the day's counter row is then locked only until this transaction commits.
   perform private.count_hit('stored', v_rules.budget_period);
-  return query select case when v_held then 'held' else 'stored' end, v_id, null::integer;
+  return query select case when v_held then 'held' else 'stored' end, v_id, null::integer, v_claimed;
 end;
 $$;
 
