@@ -300,8 +300,12 @@ begin
     return;
   end if;
 
-  -- The same message under another key (the other door, a reload, a second tab): the same enquiry.
-  -- Looked for first without a lock (the usual case), and again below under the mailbox's lock.
+  -- Enquiries to the same mailbox, and from the same sender, are decided one at a time: two doors
+  -- sending the same message at once store it once, and confirmations are counted exactly.
+  perform pg_advisory_xact_lock(hashtext('confirmation:' || p_mailbox));
+  if p_client_hash <> '' then perform pg_advisory_xact_lock(hashtext('sender:' || p_client_hash)); end if;
+  -- The same message under another key (the other door, a reload, a second tab): the same enquiry,
+  -- before any limit counts it.
   v_id := private.same_message(p_mailbox, p_name, p_title, p_details);
   if v_id is not null then
     return query select 'duplicate'::text, v_id, null::integer, null::text[];
@@ -341,15 +345,6 @@ begin
     end if;
   end if;
 
-  -- Enquiries to the same mailbox, and from the same sender, decide their confirmations one at a time.
-  perform pg_advisory_xact_lock(hashtext('confirmation:' || p_mailbox));
-  if p_client_hash <> '' then perform pg_advisory_xact_lock(hashtext('sender:' || p_client_hash)); end if;
-  -- Two doors sending the same message at once store it once.
-  v_id := private.same_message(p_mailbox, p_name, p_title, p_details);
-  if v_id is not null then
-    return query select 'duplicate'::text, v_id, null::integer, null::text[];
-    return;
-  end if;
   insert into public.contact_enquiries (idempotency_key, name, email, mailbox, project_title, project_details, client_hash, held)
   values (p_key, p_name, p_email, p_mailbox, p_title, p_details, p_client_hash, v_held)
   on conflict (idempotency_key) do nothing
