@@ -12,7 +12,9 @@ const { config, problems } = loadConfig(Deno.env);
 for (const { variable, problem } of problems) {
   defaultLog({ level: "error", event: "configuration-problem", variable, problem, production: config.production });
 }
-const store = config.databaseUrl ? createStore(config.databaseUrl, { max: config.dbPoolMax }) : undefined;
+const store = config.databaseUrl
+  ? createStore(config.databaseUrl, { max: config.dbPoolMax, prepare: config.databaseConnection === "direct" })
+  : undefined;
 const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
 
 // Supabase's edge runtime keeps a request's background work alive through EdgeRuntime.waitUntil;

@@ -48,14 +48,18 @@ const messageOf = (r: MessageRow): ContactMessage => ({
   projectDetails: r.project_details,
 });
 
-export function createStore(databaseUrl: string, options: { max?: number; connectTimeoutSeconds?: number } = {}) {
+/**
+ * `prepare`: name and keep each statement on its connection. Only on a direct connection: Supavisor in
+ * transaction mode (DB_POOLER_URL) does not support prepared statements. Without it postgres.js makes
+ * two round trips for every statement with parameters (it asks the server for their types first).
+ */
+export function createStore(databaseUrl: string, options: { max?: number; connectTimeoutSeconds?: number; prepare?: boolean } = {}) {
   const sql = postgres(databaseUrl, {
     // One connection per isolate, as Supabase advises for functions (config.ts, DB_POOL_MAX).
     max: options.max ?? 1,
     connect_timeout: options.connectTimeoutSeconds ?? 5,
     idle_timeout: 30,
-    // Supavisor in transaction mode (DB_POOLER_URL) does not support prepared statements.
-    prepare: false,
+    prepare: options.prepare ?? false,
     onnotice: () => {},
   });
 
