@@ -167,12 +167,23 @@ create function private.rules(
   out sender_held_retry_after integer,
   -- Rate rows are kept this long past their window start (the longest window is a day, and the
   -- sliding count reads the window before the current one).
-  out rate_rows_kept interval
+  out rate_rows_kept interval,
+  -- The longest error text kept with a delivery, a refusal or an undeliverable address.
+  out error_text_max integer
 )
 language sql
 immutable
 as $$
-  select interval '1 hour', interval '1 day', interval '1 day', 3600, 600, 3600, interval '2 days';
+  select interval '1 hour', interval '1 day', interval '1 day', 3600, 600, 3600, interval '2 days', 500;
+$$;
+
+-- An error text as it is kept: at most rules().error_text_max characters.
+create function private.error_text(p_text text)
+returns text
+language sql
+immutable
+as $$
+  select left(p_text, (select error_text_max from private.rules()));
 $$;
 
 -- ---------------------------------------------------------------------------------------------------
@@ -442,7 +453,7 @@ as $$
   set status = case when p_permanent or d.attempts >= p_max_attempts then 'dead' else 'pending' end,
       dead_at = case when p_permanent or d.attempts >= p_max_attempts then now() end,
       locked_until = null,
-      last_error = left(p_error, 500),
+      last_error = private.error_text(p_error),
       next_attempt_at = now() + least(p_cap, p_base * power(2, greatest(d.attempts - 1, 0))) * (0.8 + random() * 0.4)
   where d.enquiry_id = p_enquiry and d.kind = p_kind
   returning d.status;
@@ -462,10 +473,10 @@ as $$
       -- claim_deliveries counted an attempt when it was made: give it back.
       attempts = greatest(attempts - 1, 0),
       locked_until = null,
-      last_error = left(p_reason, 500),
+      last_error = private.error_text(p_reason),
       next_attempt_at = now()
   where enquiry_id = p_enquiry and kind = p_kind and status = 'sending';
-  insert into private.mail_account_refusal (refused_at, reason) values (now(), left(p_reason, 500))
+  insert into private.mail_account_refusal (refused_at, reason) values (now(), private.error_text(p_reason))
   on conflict (id) do update set refused_at = excluded.refused_at, reason = excluded.reason;
 $$;
 
@@ -475,7 +486,7 @@ returns void
 language sql
 as $$
   insert into private.undeliverable_addresses (mailbox, reason, source)
-  values (p_mailbox, left(p_reason, 500), 'refused')
+  values (p_mailbox, private.error_text(p_reason), 'refused')
   on conflict (mailbox) do update set reason = excluded.reason, recorded_at = now();
 $$;
 
@@ -493,7 +504,7 @@ declare
 begin
   with updated as (
     update public.contact_deliveries d
-    set status = 'dead', dead_at = coalesce(d.dead_at, now()), locked_until = null, last_error = left(p_reason, 500)
+    set status = 'dead', dead_at = coalesce(d.dead_at, now()), locked_until = null, last_error = private.error_text(p_reason)
     where (p_provider_id is not null and d.provider_id = p_provider_id)
        or (p_enquiry is not null and d.enquiry_id = p_enquiry and d.kind = p_kind)
     returning d.kind
@@ -501,7 +512,7 @@ begin
   select min(kind) into v_kind from updated;
   if p_mailbox is not null and p_source in ('bounced', 'complained', 'suppressed') then
     insert into private.undeliverable_addresses (mailbox, reason, source)
-    values (p_mailbox, left(p_reason, 500), p_source)
+    values (p_mailbox, private.error_text(p_reason), p_source)
     on conflict (mailbox) do update set reason = excluded.reason, source = excluded.source, recorded_at = now();
   end if;
   return v_kind;
@@ -609,7 +620,7 @@ as $$
   with dead as (
     update public.contact_deliveries d
     set status = 'dead', dead_at = now(), locked_until = null,
-        last_error = left(concat_ws('; ', d.last_error, 'claim expired after the last allowed attempt'), 500)
+        last_error = private.error_text(concat_ws('; ', d.last_error, 'claim expired after the last allowed attempt'))
     where d.status = 'sending' and d.locked_until < now() and d.attempts >= p_max_attempts
     returning 1
   )
