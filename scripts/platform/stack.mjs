@@ -47,6 +47,7 @@ import { startSmtpCatcher } from "./smtp-catcher.mjs";
  *   for tests), or some of them given (`npm run stack`: `portsFromEnv()`), the rest free
  * @param {string} [options.dataDir] keep the database here between runs; without it, a temporary one
  * @param {boolean} [options.db] start PostgreSQL (default true)
+ * @param {Record<string, string>} [options.dbSettings] PostgreSQL settings over the defaults (postgres.mjs)
  * @param {"in-process" | "process" | false} [options.mail] the SMTP catcher in this process (tests read
  *   it directly) or in its own (a load generator's timers stay undisturbed); default "in-process"
  * @param {"run" | "watch" | false} [options.fn] the function; "watch" restarts it on edits (Deno --watch)
@@ -60,6 +61,7 @@ export async function startStack({
   ports: portsOption = "free",
   dataDir,
   db: withDb = true,
+  dbSettings = {},
   mail = "in-process",
   fn = "run",
   site = "build",
@@ -82,7 +84,7 @@ export async function startStack({
   };
   try {
     if (withDb) {
-      stack.db = await startPostgres({ port: ports.db, dataDir });
+      stack.db = await startPostgres({ port: ports.db, dataDir, settings: dbSettings });
       stops.push(() => stack.db.stop());
     }
     if (mail) {

@@ -2,7 +2,8 @@
 // on a copy of this repo's supabase/ folder:
 // - every README command gets past supabase/config.toml (without Docker, `start` and `functions serve`
 //   may only fail for want of Docker; `link`, `secrets set`, `functions deploy` only for want of network);
-// - `db push` applies supabase/migrations to a new PostgreSQL of the declared major version;
+// - `db push` applies supabase/migrations to a new PostgreSQL of the declared major version, and the local
+//   stack's migrate.mjs reads the history it wrote (and refuses another one, as db push does);
 // - `functions deploy` without Docker uploads the function's import map, and exactly those uploaded
 //   files type-check on their own under the edge runtime's Deno (2.1.x) and the current one.
 // Run: npm run test:deploy (node --test tests/deploy/)
@@ -14,7 +15,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import postgres from "postgres";
 import { DENO, DENO_EDGE, denoEnv } from "../../scripts/platform/deno.mjs";
-import { migrationFiles } from "../../scripts/platform/migrate.mjs";
+import { migrate, migrationFiles } from "../../scripts/platform/migrate.mjs";
 import { startPostgres } from "../../scripts/platform/postgres.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -90,6 +91,10 @@ describe("the pinned Supabase CLI, on this repo", () => {
           await sql`select to_regclass('private.undelivered_mail') is not null as view, current_setting('server_version_num')::int / 10000 as major`;
         assert.equal(row.view, true);
         assert.equal(row.major, Number(/major_version\s*=\s*(\d+)/.exec(readFileSync(path.join(ROOT, "supabase/config.toml"), "utf8"))[1]));
+        // The local stack reads the history `db push` wrote, and refuses one it does not know, as db push does.
+        assert.deepEqual(await migrate(pg.url), [], "nothing left to apply");
+        await sql`insert into supabase_migrations.schema_migrations (version, name) values ('20261122000000', 'contact_enquiries')`;
+        await assert.rejects(migrate(pg.url), /another history/);
       } finally {
         await sql.end();
       }

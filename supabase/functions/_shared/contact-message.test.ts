@@ -126,8 +126,8 @@ describe("the contact message contract", () => {
   });
 
   it("enforces each length limit", () => {
-    // The longest address every mail path takes: a 64-octet local part and a 188-octet domain, 253 in all.
-    const longestEmail = (extra: string) => `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(56)}${extra}.com`;
+    // The longest address (RFC 5321): a 64-octet local part and a 189-octet domain, 254 in all.
+    const longestEmail = (extra: string) => `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}${extra}.com`;
     expect(longestEmail("")).toHaveLength(FIELD_LIMITS.email);
     for (const [field, limit] of Object.entries(FIELD_LIMITS)) {
       const value = field === "email" ? longestEmail("") : "a".repeat(limit);

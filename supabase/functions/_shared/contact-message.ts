@@ -19,11 +19,11 @@ export type ContactMessage = {
 };
 
 /**
- * The longest address every part of the mail path accepts, in its stored (ASCII) form: RFC 5321 allows
- * 254 octets, but smtp-server (the local catcher, like other servers) takes at most 253. The database
- * checks the same limit (supabase/migrations).
+ * The longest address, in its stored (ASCII) form: RFC 5321's 256-octet path less its angle brackets.
+ * The database checks the same limit (contact_enquiries.email, proven equal by
+ * tests/function/schema.test.ts); the local SMTP catcher takes it too (smtp-server alone stops at 253).
  */
-export const MAX_EMAIL_LENGTH = 253;
+export const MAX_EMAIL_LENGTH = 254;
 
 /**
  * Limits in characters a person sees, counted as Unicode code points (after trimming): the same count

@@ -169,10 +169,12 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
   }
 
   return {
-    /** Right after an enquiry is stored: its two mails, side by side. */
-    async deliverEnquiry(enquiryId: string): Promise<SendResult[]> {
+    /** Whether mail can be sent now: without a transport that can work, it waits unclaimed (no attempt spent). */
+    canSend: mailer !== undefined,
+
+    /** Right after an enquiry is stored: its mails that submit claimed (store.submit), side by side. */
+    async deliverEnquiry(claimed: ClaimedDelivery[]): Promise<SendResult[]> {
       if (!mailer) return [];
-      const claimed = await store.claim(enquiryId, 2, config.maxAttempts);
       return await Promise.all(claimed.map((delivery) => send(mailer, delivery)));
     },
 

@@ -180,7 +180,9 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     if (!store) return reply(503, { status: "error", message: MESSAGES.storage });
     let stored;
     try {
-      stored = await store.submit(key, parsed.message, mailboxOf(parsed.message.email), clientHash, config.rateLimit);
+      stored = await store.submit(key, parsed.message, mailboxOf(parsed.message.email), clientHash, config.rateLimit, {
+        claim: delivery?.canSend ?? false,
+      });
     } catch (error) {
       line.error = errorText(error);
       return reply(503, { status: "error", message: MESSAGES.storage });
@@ -211,12 +213,12 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     if ((stored.outcome === "stored" || stored.outcome === "held") && delivery) {
       // The enquiry is safe: its mails go out after the answer (held ones are not claimed), then a
       // redelivery run sends what else is due, if no other run is under way.
-      const enquiryId = stored.enquiryId;
+      const { enquiryId, claimed } = stored;
       const runAfter = redeliverAfterEnquiry && performance.now() - lastRunStartedAt >= AFTER_ENQUIRY_RUN_INTERVAL_MS;
       if (runAfter) lastRunStartedAt = performance.now();
       waitUntil(
         delivery
-          .deliverEnquiry(enquiryId)
+          .deliverEnquiry(claimed)
           .catch((error) => log({ level: "error", event: "mail-error", enquiry: enquiryId, error: errorText(error) }))
           .then(() => (runAfter ? delivery.redeliver("after-enquiry") : undefined))
           .catch((error) => log({ level: "error", event: "redelivery-error", error: errorText(error) })),

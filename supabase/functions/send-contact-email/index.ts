@@ -16,7 +16,9 @@ for (const { variable, problem } of problems) {
 for (const { variable, problem } of warnings) {
   defaultLog({ level: "warn", event: "configuration-warning", variable, problem, production: config.production });
 }
-const store = config.databaseUrl ? createStore(config.databaseUrl, { max: config.dbPoolMax }) : undefined;
+const store = config.databaseUrl
+  ? createStore(config.databaseUrl, { max: config.dbPoolMax, prepare: config.databaseConnection === "direct" })
+  : undefined;
 const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
 
 // Supabase's edge runtime keeps a request's background work alive through EdgeRuntime.waitUntil;

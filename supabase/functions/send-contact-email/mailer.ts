@@ -151,6 +151,9 @@ function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: Ma
     auth: config.user ? { user: config.user, pass: config.pass } : undefined,
     pool: true,
     maxConnections: 5,
+    // A pooled connection is kept for as long as the server keeps it (nodemailer's default closes it
+    // after 100 mails, so a steady stream of enquiries reconnects and greets again every 100).
+    maxMessages: Infinity,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,

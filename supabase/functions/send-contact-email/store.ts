@@ -1,4 +1,4 @@
-/** Postgres access for enquiries, deliveries, rate limits and redelivery runs (schema: supabase/migrations). */
+/** Postgres access for enquiries, deliveries, rate limits and redelivery runs (schema: supabase/migrations, one baseline: docs/decisions/021). */
 import postgres from "postgres";
 import type { ContactMessage } from "../_shared/contact-message.ts";
 import type { Limits } from "./config.ts";
@@ -6,8 +6,12 @@ import type { Limits } from "./config.ts";
 export type DeliveryKind = "studio" | "confirmation";
 
 export type SubmitOutcome =
-  /** held: stored, but past the global rate its mails wait (a digest for the studio, confirmations paused). */
-  | { outcome: "stored" | "held" | "duplicate"; enquiryId: string }
+  /**
+   * held: stored, but past the global rate its mails wait (a digest for the studio, confirmations paused).
+   * claimed: the new enquiry's due mails, already claimed for the caller to send now (submit's `claim`).
+   */
+  | { outcome: "stored" | "held"; enquiryId: string; claimed: ClaimedDelivery[] }
+  | { outcome: "duplicate"; enquiryId: string }
   /** The same idempotency key with another message: the first stays. */
   | { outcome: "conflict"; enquiryId: string }
   /** Over the sender's own limit (or their held budget), or a global budget is spent ("busy"). */
@@ -44,52 +48,77 @@ const messageOf = (r: MessageRow): ContactMessage => ({
   projectDetails: r.project_details,
 });
 
-export function createStore(databaseUrl: string, options: { max?: number; connectTimeoutSeconds?: number } = {}) {
+/**
+ * `prepare`: name and keep each statement on its connection. Only on a direct connection: Supavisor in
+ * transaction mode (DB_POOLER_URL) does not support prepared statements. Without it postgres.js makes
+ * two round trips for every statement with parameters (it asks the server for their types first).
+ */
+export function createStore(databaseUrl: string, options: { max?: number; connectTimeoutSeconds?: number; prepare?: boolean } = {}) {
   const sql = postgres(databaseUrl, {
     // One connection per isolate, as Supabase advises for functions (config.ts, DB_POOL_MAX).
     max: options.max ?? 1,
     connect_timeout: options.connectTimeoutSeconds ?? 5,
     idle_timeout: 30,
-    // Supavisor in transaction mode (DB_POOLER_URL) does not support prepared statements.
-    prepare: false,
+    prepare: options.prepare ?? false,
     onnotice: () => {},
   });
 
+  const sentRecords = groupedWrites<{ enquiryId: string; kind: DeliveryKind; providerId: string | null }>(async (sent) => {
+    await sql`with sent as (
+        update public.contact_deliveries d
+        set status = 'sent', sent_at = now(), locked_until = null, last_error = null, provider_id = s.provider_id
+        from unnest(${sent.map((s) => s.enquiryId)}::uuid[], ${sent.map((s) => s.kind)}::text[], ${sent.map((s) => s.providerId)}::text[])
+          as s (enquiry_id, kind, provider_id)
+        where d.enquiry_id = s.enquiry_id and d.kind = s.kind
+        returning 1)
+      delete from private.mail_account_refusal where exists (select from sent)`;
+  });
+
   return {
-    /** `clientHash` "": no trustworthy client address, so no per-sender limit applies. */
-    async submit(key: string, message: ContactMessage, mailbox: string, clientHash: string, limits: Limits): Promise<SubmitOutcome> {
-      const [row] = await sql<{ outcome: string; enquiry_id: string | null; retry_after: number | null }[]>`
+    /**
+     * `clientHash` "": no trustworthy client address, so no per-sender limit applies. `claim`: the caller
+     * sends the new enquiry's due mails at once, so they are stored claimed for it (one round trip, not two).
+     */
+    async submit(
+      key: string,
+      message: ContactMessage,
+      mailbox: string,
+      clientHash: string,
+      limits: Limits,
+      { claim }: { claim: boolean },
+    ): Promise<SubmitOutcome> {
+      const [row] = await sql<{ outcome: string; enquiry_id: string | null; retry_after: number | null; claimed: DeliveryKind[] | null }[]>`
         select * from private.submit_enquiry(
           ${key}::uuid, ${message.name}, ${message.email}, ${mailbox}, ${message.projectTitle}, ${message.projectDetails}, ${clientHash},
           ${limits.perClient}, make_interval(secs => ${limits.clientWindowSeconds}),
           ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds}),
-          ${limits.enquiriesPerDay}, ${limits.heldMax}, ${limits.confirmationsPerSenderPerDay})`;
+          ${limits.enquiriesPerDay}, ${limits.heldMax}, ${limits.confirmationsPerSenderPerDay},
+          ${claim ? sql`make_interval(secs => ${CLAIM_SECONDS})` : null})`;
       if (!row) throw new Error("submit_enquiry returned no row");
       if (row.outcome === "rate-limited" || row.outcome === "busy")
         return { outcome: row.outcome, retryAfterSeconds: row.retry_after ?? 60 };
-      return { outcome: row.outcome as "stored" | "held" | "duplicate" | "conflict", enquiryId: row.enquiry_id! };
+      const enquiryId = row.enquiry_id!;
+      if (row.outcome === "stored" || row.outcome === "held") {
+        const claimed = (row.claimed ?? []).map((kind) => ({ enquiryId, kind, message, mailbox }));
+        return { outcome: row.outcome, enquiryId, claimed };
+      }
+      return { outcome: row.outcome as "duplicate" | "conflict", enquiryId };
     },
 
     /** Claims up to `limit` due deliveries to send (of one enquiry, or of all when `enquiryId` is null). */
     async claim(enquiryId: string | null, limit: number, maxAttempts: number): Promise<ClaimedDelivery[]> {
-      const rows = await sql<(MessageRow & { enquiry_id: string; kind: DeliveryKind; mailbox: string | null })[]>`
-        select c.*, e.mailbox from private.claim_deliveries(${enquiryId}::uuid, ${limit}, ${maxAttempts}, make_interval(secs => ${CLAIM_SECONDS})) c
-        join public.contact_enquiries e on e.id = c.enquiry_id`;
-      return rows.map((r) => ({
-        enquiryId: r.enquiry_id,
-        kind: r.kind,
-        message: messageOf(r),
-        mailbox: r.mailbox ?? r.email.toLowerCase(),
-      }));
+      const rows = await sql<(MessageRow & { enquiry_id: string; kind: DeliveryKind; mailbox: string })[]>`
+        select * from private.claim_deliveries(${enquiryId}::uuid, ${limit}, ${maxAttempts}, make_interval(secs => ${CLAIM_SECONDS}))`;
+      return rows.map((r) => ({ enquiryId: r.enquiry_id, kind: r.kind, message: messageOf(r), mailbox: r.mailbox }));
     },
 
-    /** Records a sent mail; a mail sent means the provider takes the studio's account again. */
-    async markSent(enquiryId: string, kind: DeliveryKind, providerId: string | undefined) {
-      await sql`with sent as (
-          update public.contact_deliveries set status = 'sent', sent_at = now(), locked_until = null, last_error = null,
-            provider_id = ${providerId ?? null}
-          where enquiry_id = ${enquiryId} and kind = ${kind} returning 1)
-        delete from private.mail_account_refusal where exists (select from sent)`;
+    /**
+     * Records a sent mail; a mail sent means the provider takes the studio's account again. Resolves
+     * once recorded: mails sent while one record is being written are recorded together, in one
+     * statement, after it (under load, a round trip for many mails instead of one each).
+     */
+    markSent(enquiryId: string, kind: DeliveryKind, providerId: string | undefined): Promise<void> {
+      return sentRecords.add({ enquiryId, kind, providerId: providerId ?? null });
     },
 
     /** The provider refused the studio's account: the delivery (none for a digest) waits, its attempt given back. */
@@ -212,6 +241,36 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
 
     async close() {
       await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+/**
+ * Writes that may share one statement: while a write runs, the items added meanwhile wait and go
+ * together in the next one. Each item's promise settles with the write that carried it.
+ */
+function groupedWrites<T>(write: (items: T[]) => Promise<void>) {
+  let waiting: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let running = false;
+  async function drain() {
+    running = true;
+    while (waiting.length > 0) {
+      const group = waiting;
+      waiting = [];
+      try {
+        await write(group.map((w) => w.item));
+        for (const w of group) w.resolve();
+      } catch (error) {
+        for (const w of group) w.reject(error);
+      }
+    }
+    running = false;
+  }
+  return {
+    add(item: T): Promise<void> {
+      const done = new Promise<void>((resolve, reject) => waiting.push({ item, resolve, reject }));
+      if (!running) void drain();
+      return done;
     },
   };
 }
