@@ -1,5 +1,5 @@
 /**
- * The page's scripts, from the first paint to the hold lifted (decisions 008, 016 and 019):
+ * The page's scripts, from the first paint to the guard lifted (decisions 008, 016 and 019):
  *
  *   first paint   Plain HTML does everything: links, the menu, the FAQ, a form that posts. Inlined at
  *                 the end of the body: the input tracker (hydration/inline-input-tracker.ts), Send
@@ -13,8 +13,8 @@
  *                 chunks are evaluated one per task, then the bootstrap module, which runs this file.
  *   parts         React hydrates the page's parts (hydration/HydrationPart.tsx) in slices, in a
  *                 transition, while the visitor's input stays with the plain HTML
- *                 (hold-input-from-react.ts). The form's part takes over a waiting Send.
- *   hold lifted   Every part has committed: `<html data-hydrated>`, and React hears the visitor.
+ *                 (guard-input-from-react.ts). The form's part takes over a waiting Send.
+ *   guard lifted   Every part has committed: `<html data-hydrated>`, and React hears the visitor.
  *
  * What this leans on inside React and Remix is in hydration/framework-assumptions.ts; where one does
  * not hold, the page hydrates as React does by default.
@@ -24,14 +24,14 @@ import { startTransition, StrictMode } from "react";
 import { version as reactDomVersion } from "react-dom";
 import { hydrateRoot } from "react-dom/client";
 import { reactDomLineHolds } from "./hydration/framework-assumptions";
-import { holdInputUntilHydrated } from "./hydration/hold-input-from-react";
+import { guardInputUntilHydrated } from "./hydration/guard-input-from-react";
 
 // The visitor's keys and taps stay with the plain HTML page until React has hydrated every part, so
 // none of them makes React hydrate a part at once, inside the event (decision 016). Not with a
 // react-dom whose event lists were not read (framework-assumptions.ts): React then hydrates as usual.
-const hold = reactDomLineHolds(reactDomVersion);
-if (!hold) console.warn(`react-dom ${reactDomVersion}: the input hold was read from another version; hydrating without it`);
-holdInputUntilHydrated({ hold });
+const guard = reactDomLineHolds(reactDomVersion);
+if (!guard) console.warn(`react-dom ${reactDomVersion}: the input guard was read from another version; hydrating without it`);
+guardInputUntilHydrated({ guard });
 
 // In a transition: React hydrates in slices of a few milliseconds, and the visitor's input between
 // two slices is answered at once.

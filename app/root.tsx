@@ -49,7 +49,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <div id={ANNOUNCER_ID} className={visuallyHidden} role="status" aria-live="polite" aria-atomic="true" />
         <ToastViewport />
         <Scripts />
-        {/* After everything else: marks hydration done once every part has (hold-input-from-react.ts). */}
+        {/* After everything else: marks hydration done once every part has (guard-input-from-react.ts). */}
         <ShellHydrated />
         {/* `npm run dev` only: reloads the page when an edit is rebuilt. Renders nothing in production. */}
         <LiveReload />

@@ -83,8 +83,8 @@ export function Faq() {
     observer.observe(list, { subtree: true, attributes: true, attributeFilter: ["open"] });
     list.addEventListener("focusin", readFocus);
     list.addEventListener("focusout", () => setTimeout(readFocus));
-    // Read again at the take-over: focus may have moved while the page's input was held back from
-    // React's listeners (and this one) during hydration (app/hydration/hold-input-from-react.ts).
+    // Read again at the take-over: focus may have moved while the page's input was kept from
+    // React's listeners (and this one) during hydration (app/hydration/guard-input-from-react.ts).
     const cancel = whenUntouched(() => {
       readOpen();
       readFocus();

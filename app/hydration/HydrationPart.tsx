@@ -1,9 +1,9 @@
 import { Suspense, useEffect, useState, type ReactNode } from "react";
-import { partHydrated, partMounted, partUnmounted, shellHydrated, type PartToken } from "./hold-input-from-react";
+import { partHydrated, partMounted, partUnmounted, shellHydrated, type PartToken } from "./guard-input-from-react";
 
 /**
  * A unit of hydration (decision 016): React hydrates each part on its own, in slices, and the
- * visitor's input is held back from React until every part has (hold-input-from-react.ts). Nothing in a part
+ * visitor's input is kept from React until every part has (guard-input-from-react.ts). Nothing in a part
  * suspends, so there is no fallback to show.
  */
 export function HydrationPart({ children }: { children: ReactNode }) {

@@ -6,7 +6,7 @@
  * assumption, when an upgrade changes one (docs/decisions/019). At run time a broken assumption
  * falls back to what React and Remix do by default: the document served as Remix rendered it
  * (deferred-hydration.server.ts), the modules run as they are (inline-script-loader.ts), React
- * hydrating with the visitor's input (hold-input-from-react.ts), never a page that cannot send.
+ * hydrating with the visitor's input (guard-input-from-react.ts), never a page that cannot send.
  */
 
 /** The versions every assumption below was read from. */
@@ -45,7 +45,7 @@ export const SHARED_CHUNK_PATH = "/_shared/";
  * The events react-dom 18.3's root listener hydrates a not-yet-hydrated part for, inside the event
  * (react-dom 18.3.1, cjs/react-dom.development.js: `discreteReplayableEvents`), and the continuous
  * ones it queues and hydrates for in an unsliced task (`queueIfContinuousEvent`).
- * hold-input-from-react.ts stops these at the window until every part has hydrated. If react-dom
+ * guard-input-from-react.ts stops these at the window until every part has hydrated. If react-dom
  * is not 18.3 at run time, nothing is held: React hydrates as it does by default.
  */
 export const REACT_HYDRATING_EVENTS = {
@@ -105,7 +105,7 @@ export const REACT_DOM_LINE = "18.3.";
  * 1.23.3, `window.addEventListener(PopStateEventType, handlePop)`). An urgent update that reaches a
  * part React has not hydrated yet makes React drop that part's server HTML and render it afresh:
  * React error 421 (react-dom 18.3.1, "This Suspense boundary received an update before it finished
- * hydrating"), which loses typed text, open answers and focus. hold-input-from-react.ts therefore
+ * hydrating"), which loses typed text, open answers and focus. guard-input-from-react.ts therefore
  * re-dispatches `popstate` inside `startTransition` while it holds input.
  */
 export const ROUTER_POPSTATE = {
@@ -117,7 +117,7 @@ export const ROUTER_POPSTATE = {
 
 /**
  * Whether the react-dom running in the browser is the line the event lists were read from. Where it
- * is not (a bundle built against another version), the input hold is not installed.
+ * is not (a bundle built against another version), the input guard is not installed.
  */
 export function reactDomLineHolds(version: string): boolean {
   return version.startsWith(REACT_DOM_LINE);

@@ -18,7 +18,7 @@
  * quiet moment (no key or pointer down, none for QUIET_MS: inline-input-tracker.ts): evaluating a
  * module is one task that cannot be split. The shared library chunks (React, the router) are
  * evaluated one per task first, each at such a moment, then the bootstrap module, after which React
- * hydrates in slices with the visitor's input held back from it (hold-input-from-react.ts). A Send
+ * hydrates in slices with the visitor's input kept from it (guard-input-from-react.ts). A Send
  * before then (inline-send-before-hydration.ts) asks for the scripts at once (HURRY_EVENT): no pause,
  * no quiet moment. If they cannot run (a download failed), it says so (SCRIPTS_FAILED_EVENT) and the
  * form posts without JavaScript. It must stay self-contained: it is serialised into the page with

@@ -1,7 +1,7 @@
 /**
  * Inlined in the page: a Send pressed before React has the booking form keeps the spec's states
  * (decision 019). The page's scripts load when the visitor starts on the form and React then hydrates
- * in slices, with the visitor's input held back from it (hold-input-from-react.ts); a visitor who
+ * in slices, with the visitor's input kept from it (guard-input-from-react.ts); a visitor who
  * fills the form with autofill and presses Send at once would otherwise post the form without
  * JavaScript: a reload, a notice instead of the toast, no "Sending...".
  *
@@ -17,7 +17,7 @@
  */
 import { contactForm } from "~/content";
 import { CONTACT_FIELDS, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
-import { HYDRATED_ATTRIBUTE } from "./hold-input-from-react";
+import { HYDRATED_ATTRIBUTE } from "./guard-input-from-react";
 import { HURRY_EVENT, INTENT_ATTRIBUTE, SCRIPTS_FAILED_EVENT } from "./inline-script-loader";
 
 export const SEND_BEFORE_HYDRATION_GLOBAL = "__sendBeforeHydration";

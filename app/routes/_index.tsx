@@ -50,7 +50,7 @@ type HomePageProps = ComponentProps<typeof ContactSection>;
 
 /**
  * The page's content. Each part hydrates on its own, in slices, while the visitor's input stays with
- * the plain HTML until all have (app/hydration/hold-input-from-react.ts, decision 016).
+ * the plain HTML until all have (app/hydration/guard-input-from-react.ts, decision 016).
  *
  * Memoised: Remix re-renders the route whenever the address changes, and in-page links (Book Now,
  * the menu) change only its fragment; the loader data stays the same, so the page is not rendered

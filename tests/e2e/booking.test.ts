@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { contactForm, formNotices, toasts } from "../../app/content";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/hold-input-from-react";
+import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { expect, hydrated, isHydrated, STUDIO_EMAIL, takeConsoleErrors, test, type Stack } from "./fixtures";
 
 let seq = 0;

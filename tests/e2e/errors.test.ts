@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { errorScreen, notFound } from "../../app/content";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/hold-input-from-react";
+import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { expect, takeConsoleErrors, test } from "./fixtures";
 
 test.describe("not-found page", () => {

@@ -5,7 +5,7 @@
  */
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
 import postgres from "postgres";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/hold-input-from-react";
+import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { startStack } from "../../scripts/platform/stack.mjs";
 
 export const STUDIO_EMAIL = "bookings@e2e.example";
@@ -81,7 +81,7 @@ export async function takeConsoleErrors(errors: string[], pattern: RegExp) {
 
 /**
  * True once React has hydrated every part of the page and receives the visitor's input (until then it
- * is held back from React: app/hydration/hold-input-from-react.ts).
+ * is kept from React: app/hydration/guard-input-from-react.ts).
  */
 export function isHydrated(page: Page) {
   return page.evaluate((attribute) => document.documentElement.hasAttribute(attribute), HYDRATED_ATTRIBUTE);

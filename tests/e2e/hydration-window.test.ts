@@ -12,7 +12,7 @@
 import type { Page } from "@playwright/test";
 import fc from "fast-check";
 import { faq, toasts } from "../../app/content";
-import { HELD_EVENTS, HYDRATED_ATTRIBUTE } from "../../app/hydration/hold-input-from-react";
+import { GUARDED_EVENTS, HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { expect, isSettled, startHydration, test } from "./fixtures";
 
 const CONTROLS = ["faq", "menu", "book-now", "field", "submit"] as const;
@@ -38,7 +38,7 @@ test.describe("input across the hydration window, on a slow phone", () => {
         const page = await context.newPage();
         const cdp = await context.newCDPSession(page);
         await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpu });
-        await page.addInitScript(recordInputReachingReactEarly, { held: [...HELD_EVENTS], attribute: HYDRATED_ATTRIBUTE });
+        await page.addInitScript(recordInputReachingReactEarly, { held: [...GUARDED_EVENTS], attribute: HYDRATED_ATTRIBUTE });
         await page.goto(`/?visit=${cpu}-${visit++}${hash}`, { waitUntil: "load" });
         await stillness(page);
         return { page, context };
@@ -58,10 +58,10 @@ test.describe("input across the hydration window, on a slow phone", () => {
           fc.constantFrom(...SWEPT),
           fc.integer({ min: 0, max: Math.round(windowMs * 1.2) }),
           fc.integer({ min: 40, max: 400 }),
-          async (control, atMs, holdMs) => {
+          async (control, atMs, pressMs) => {
             const { page, context } = await open(control === "faq" ? "#faq" : "");
             try {
-              await act(page, control, atMs, holdMs, stack.db);
+              await act(page, control, atMs, pressMs, stack.db);
               const early = await page.evaluate(() => (window as unknown as { __reachedReactEarly: string[] }).__reachedReactEarly);
               expect(early, `${control} at ${atMs} ms: input that reached React before the page had hydrated`).toEqual([]);
             } finally {
@@ -98,10 +98,10 @@ function recordInputReachingReactEarly({ held, attribute }: { held: string[]; at
 }
 
 /**
- * A finger on the middle of what `selector` shows now, for `holdMs`, then lifted (the browser makes
+ * A finger on the middle of what `selector` shows now, for `pressMs`, then lifted (the browser makes
  * the click, if any). The point is on the screen: whatever element is there when the finger lifts gets it.
  */
-async function tap(page: Page, selector: string, holdMs: number) {
+async function tap(page: Page, selector: string, pressMs: number) {
   // Aim as a person does: at the element where it is on screen now (scrolled into view first if it is not).
   let point: { x: number; y: number } | null = null;
   for (let attempt = 0; attempt < 20 && !point; attempt++) {
@@ -123,7 +123,7 @@ async function tap(page: Page, selector: string, holdMs: number) {
   if (!point) throw new Error(`could not aim at ${selector}`);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point] });
-  await page.waitForTimeout(holdMs);
+  await page.waitForTimeout(pressMs);
   await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
   await cdp.detach();
 }
@@ -148,7 +148,7 @@ function stillness(page: Page) {
 }
 
 /** Starts hydration, does `control` `atMs` later, waits until everything has settled, checks the outcome. */
-async function act(page: Page, control: Control, atMs: number, holdMs: number, db: import("postgres").Sql) {
+async function act(page: Page, control: Control, atMs: number, pressMs: number, db: import("postgres").Sql) {
   const title = `Window ${Date.now().toString(36)}-${sent++}`;
   if (control === "submit") {
     // Filling the form is what starts hydration for this visitor: it is t = 0.
@@ -160,10 +160,10 @@ async function act(page: Page, control: Control, atMs: number, holdMs: number, d
     await startHydration(page);
   }
   await page.waitForTimeout(atMs);
-  const where = `${control} at ${atMs} ms, held ${holdMs} ms`;
+  const where = `${control} at ${atMs} ms, held ${pressMs} ms`;
   switch (control) {
     case "faq": {
-      await tap(page, "#faq-3-question", holdMs);
+      await tap(page, "#faq-3-question", pressMs);
       await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
       await expect(page.getByText(faq[2]!.answer), where).toBeVisible();
       await expect(page.locator("#faq-3-question"), where).toHaveAttribute("aria-expanded", "true");
@@ -171,13 +171,13 @@ async function act(page: Page, control: Control, atMs: number, holdMs: number, d
       break;
     }
     case "menu": {
-      await tap(page, "header summary", holdMs);
+      await tap(page, "header summary", pressMs);
       await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
       await expect(page.locator("header details"), where).toHaveAttribute("open", "");
       break;
     }
     case "book-now": {
-      await tap(page, "header a[href='#contact']:not(nav *)", holdMs);
+      await tap(page, "header a[href='#contact']:not(nav *)", pressMs);
       await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
       await expect(page, where).toHaveURL(/#contact$/);
       await expect
@@ -187,14 +187,14 @@ async function act(page: Page, control: Control, atMs: number, holdMs: number, d
     }
     case "field": {
       const field = page.locator("#contact form").getByLabel("Project Title");
-      await tap(page, "#contact form [name=projectTitle]", holdMs);
+      await tap(page, "#contact form [name=projectTitle]", pressMs);
       await page.keyboard.type("Debut EP", { delay: 40 });
       await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
       await expect(field, where).toHaveValue("Debut EP");
       break;
     }
     case "submit": {
-      await tap(page, "#contact form button[type=submit]", holdMs);
+      await tap(page, "#contact form button[type=submit]", pressMs);
       // Sent once, by the browser, whatever the moment (decision 019): the toast, not the no-JavaScript post's notice.
       await expect(page.locator("[data-tone=success]"), where).toContainText(toasts.success.title, { timeout: 20_000 });
       await expect

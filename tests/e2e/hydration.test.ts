@@ -5,7 +5,7 @@
  */
 import type { Page, Route } from "@playwright/test";
 import { contactForm, faq, toasts } from "../../app/content";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/hold-input-from-react";
+import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { expect, isHydrated, isSettled, test } from "./fixtures";
 
 const moduleRequests = (page: Page) => {

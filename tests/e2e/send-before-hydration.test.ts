@@ -7,7 +7,7 @@
  */
 import type { Page, Route } from "@playwright/test";
 import { contactForm, toasts } from "../../app/content";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/hold-input-from-react";
+import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { expect, takeConsoleErrors, test } from "./fixtures";
 
 const MOMENTS = ["before the scripts are asked for", "while the scripts download", "while React hydrates", "after hydration"] as const;
@@ -240,7 +240,7 @@ test.describe("Send at any moment of hydration, with JavaScript on", () => {
     expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Scripts blocked ${t}`}`).toHaveLength(1);
   });
 
-  test("a react-dom of another version at run time (a broken assumption): no input hold, React hydrates as by default, Send still ends in the toast", async ({
+  test("a react-dom of another version at run time (a broken assumption): no input guard, React hydrates as by default, Send still ends in the toast", async ({
     browser,
     baseURL,
     stack,

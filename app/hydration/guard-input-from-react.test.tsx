@@ -5,13 +5,13 @@ import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   HYDRATED_ATTRIBUTE,
-  holdInputUntilHydrated,
+  guardInputUntilHydrated,
   partHydrated,
   partMounted,
   partUnmounted,
   shellHydrated,
   type PartToken,
-} from "./hold-input-from-react";
+} from "./guard-input-from-react";
 import { HydrationPart, ShellHydrated } from "./HydrationPart";
 
 const hydratedMark = () => document.documentElement.hasAttribute(HYDRATED_ATTRIBUTE);
@@ -52,11 +52,11 @@ describe("holding the visitor's input back from React while it hydrates", () => 
     addEventListener("click", track, { capture: true });
     addEventListener("keydown", track, { capture: true });
 
-    lift = holdInputUntilHydrated();
+    lift = guardInputUntilHydrated();
     startTransition(() => {
       root = hydrateRoot(container, <Page onPress={(name) => pressed.push(name)} />);
     });
-    // At once, before React has hydrated anything: without the hold, React hydrates the part here,
+    // At once, before React has hydrated anything: without the guard, React hydrates the part here,
     // synchronously inside the event, and runs the handler.
     container.querySelector("button")!.click();
     container.querySelector("input")!.dispatchEvent(new KeyboardEvent("keydown", { key: "a", bubbles: true }));
@@ -73,7 +73,7 @@ describe("holding the visitor's input back from React while it hydrates", () => 
   });
 
   it("is lifted when the last part has hydrated, in whatever order the parts and the shell commit", () => {
-    lift = holdInputUntilHydrated();
+    lift = guardInputUntilHydrated();
     const a: PartToken = { hydrated: false };
     const b: PartToken = { hydrated: false };
     const c: PartToken = { hydrated: false };
@@ -90,7 +90,7 @@ describe("holding the visitor's input back from React while it hydrates", () => 
   });
 
   it("waits for the shell, and a part that leaves the page unhydrated no longer holds it", () => {
-    lift = holdInputUntilHydrated();
+    lift = guardInputUntilHydrated();
     const part: PartToken = { hydrated: false };
     partMounted(part);
     expect(hydratedMark()).toBe(false);
@@ -101,7 +101,7 @@ describe("holding the visitor's input back from React while it hydrates", () => 
   });
 
   it("lets input through once lifted", () => {
-    lift = holdInputUntilHydrated();
+    lift = guardInputUntilHydrated();
     const reached = vi.fn();
     document.body.addEventListener("click", reached);
     document.body.click();
@@ -112,7 +112,7 @@ describe("holding the visitor's input back from React while it hydrates", () => 
   });
 
   it("where react-dom is not the version its events were read from, holds nothing (React hydrates as usual) and still marks the end", () => {
-    lift = holdInputUntilHydrated({ hold: false });
+    lift = guardInputUntilHydrated({ guard: false });
     const reached = vi.fn();
     document.body.addEventListener("click", reached);
     document.body.click();
@@ -123,7 +123,7 @@ describe("holding the visitor's input back from React while it hydrates", () => 
   });
 
   it("is lifted after its deadline if the parts never all report (a broken assumption): React then hydrates as usual", async () => {
-    lift = holdInputUntilHydrated({ deadlineMs: 30 });
+    lift = guardInputUntilHydrated({ deadlineMs: 30 });
     partMounted({ hydrated: false });
     shellHydrated();
     const reached = vi.fn();

@@ -14,7 +14,7 @@
  * a `<details>` opened, the form posted without JavaScript, which works), exactly as before the
  * scripts arrived. React's handlers are not needed by then: the page's fields are uncontrolled, and
  * the FAQ reads the native accordion's state when it takes over. Once the last part has committed,
- * the hold is lifted and `data-hydrated` is set on `<html>` (what the tests wait for).
+ * the guard is lifted and `data-hydrated` is set on `<html>` (what the tests wait for).
  */
 
 import { startTransition } from "react";
@@ -25,13 +25,13 @@ import { REACT_HYDRATING_EVENTS } from "./framework-assumptions";
  * and the continuous ones it queues and hydrates for in an unsliced task (a private assumption about
  * react-dom 18.3: framework-assumptions.ts).
  */
-export const HELD_EVENTS = [...REACT_HYDRATING_EVENTS.discrete, ...REACT_HYDRATING_EVENTS.continuous] as const;
+export const GUARDED_EVENTS = [...REACT_HYDRATING_EVENTS.discrete, ...REACT_HYDRATING_EVENTS.continuous] as const;
 
 /**
  * If the parts have not all reported within this long (a broken assumption, a part that never
- * commits), the hold is lifted anyway: React then hydrates as it does by default.
+ * commits), the guard is lifted anyway: React then hydrates as it does by default.
  */
-export const HOLD_DEADLINE_MS = 15_000;
+export const GUARD_DEADLINE_MS = 15_000;
 
 /** Set on `<html>` once every part of the page has hydrated and React receives the visitor's input. */
 export const HYDRATED_ATTRIBUTE = "data-hydrated";
@@ -39,30 +39,30 @@ export const HYDRATED_ATTRIBUTE = "data-hydrated";
 /** One part of the page: pending from the commit that renders it until its own content is hydrated. */
 export type PartToken = { hydrated: boolean };
 
-type Hold = { pending: Set<PartToken>; shell: boolean; lift(): void };
-let hold: Hold | undefined;
+type Guard = { pending: Set<PartToken>; shell: boolean; lift(): void };
+let guard: Guard | undefined;
 
 /**
- * Starts holding the visitor's input back from React. Call it before `hydrateRoot`. Returns a
- * function that lifts the hold at once (used by tests; the page lifts it when hydration is done).
- * With `hold: false` (react-dom is not the version the held events were read from) nothing is held,
+ * Starts guarding the visitor's input from React. Call it before `hydrateRoot`. Returns a
+ * function that lifts the guard at once (used by tests; the page lifts it when hydration is done).
+ * With `guard: false` (react-dom is not the version the guarded events were read from) nothing is guarded,
  * and `data-hydrated` still marks the end of hydration.
  */
-export function holdInputUntilHydrated({
+export function guardInputUntilHydrated({
   target = window,
-  hold: holding = true,
-  deadlineMs = HOLD_DEADLINE_MS,
-}: { target?: Window; hold?: boolean; deadlineMs?: number } = {}): () => void {
+  guard: guarding = true,
+  deadlineMs = GUARD_DEADLINE_MS,
+}: { target?: Window; guard?: boolean; deadlineMs?: number } = {}): () => void {
   const stop = (event: Event) => event.stopPropagation();
   const options = { capture: true } as const;
-  const held = holding ? HELD_EVENTS : [];
-  for (const type of held) target.addEventListener(type, stop, options);
+  const guarded = guarding ? GUARDED_EVENTS : [];
+  for (const type of guarded) target.addEventListener(type, stop, options);
   // A link's click stays with the plain HTML, but the browser still follows it: an in-page link (Book
   // Now, the menu) or Back between fragments fires `popstate`, and Remix re-renders at once (its
   // `RemixBrowser` sets the location urgently, with a new context value). An urgent update reaching
   // a part React has not hydrated makes React drop that part's server HTML and render it afresh
   // (React error 421): what the visitor typed, the answer they opened and focus are lost. So while
-  // held, the router hears of it in a transition, which waits for the parts to hydrate instead.
+  // guarded, the router hears of it in a transition, which waits for the parts to hydrate instead.
   let replaying = false;
   const inTransition = (event: PopStateEvent) => {
     if (replaying) return;
@@ -74,49 +74,49 @@ export function holdInputUntilHydrated({
       replaying = false;
     }
   };
-  if (holding) target.addEventListener("popstate", inTransition, options);
+  if (guarding) target.addEventListener("popstate", inTransition, options);
   const deadline = setTimeout(() => current.lift(), deadlineMs);
-  const current: Hold = {
+  const current: Guard = {
     pending: new Set(),
     shell: false,
     lift() {
-      if (hold !== current) return;
-      hold = undefined;
+      if (guard !== current) return;
+      guard = undefined;
       clearTimeout(deadline);
-      for (const type of held) target.removeEventListener(type, stop, options);
+      for (const type of guarded) target.removeEventListener(type, stop, options);
       target.removeEventListener("popstate", inTransition, options);
       target.document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, "");
     },
   };
-  hold = current;
+  guard = current;
   return () => current.lift();
 }
 
 function liftIfDone() {
-  if (hold && hold.shell && hold.pending.size === 0) hold.lift();
+  if (guard && guard.shell && guard.pending.size === 0) guard.lift();
 }
 
 /** The page's shell (everything outside the parts) has committed: the parts in it are known. */
 export function shellHydrated() {
-  if (!hold) return;
-  hold.shell = true;
+  if (!guard) return;
+  guard.shell = true;
   liftIfDone();
 }
 
 /** A part is on the page and its content may not be hydrated yet. */
 export function partMounted(part: PartToken) {
-  if (hold && !part.hydrated) hold.pending.add(part);
+  if (guard && !part.hydrated) guard.pending.add(part);
 }
 
 /** A part's content has committed (hydrated, or rendered afresh where hydration failed). */
 export function partHydrated(part: PartToken) {
   part.hydrated = true;
-  hold?.pending.delete(part);
+  guard?.pending.delete(part);
   liftIfDone();
 }
 
 /** A part has left the page. */
 export function partUnmounted(part: PartToken) {
-  hold?.pending.delete(part);
+  guard?.pending.delete(part);
   liftIfDone();
 }
