@@ -20,7 +20,7 @@ export default tseslint.config(
       ".stack/**",
       ".cache/**",
       "**/node_modules/**",
-      "scripts/platform/supabase-cli/node_modules/**",
+      "scripts/supabase-cli/node_modules/**",
     ],
   },
   js.configs.recommended,

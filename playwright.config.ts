@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./scripts/platform/chromium.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./scripts/local-stack/chromium.mjs";
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -20,7 +20,7 @@ export default defineConfig({
         },
       },
       {
-        // The site's production server (the build) at start and under what requests choose, on the local platform.
+        // The site's production server (the build) at start and under what requests choose, on the local stack.
         extends: true,
         test: {
           name: "site",
@@ -33,7 +33,7 @@ export default defineConfig({
       },
       {
         // One visitor's journey on Firefox and on WebKit, driven from outside (tests/engines/journey.ts),
-        // one engine after the other, against one local platform.
+        // one engine after the other, against one local stack.
         extends: true,
         test: {
           name: "engines",

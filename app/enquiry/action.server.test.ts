@@ -24,7 +24,7 @@ describe("the no-JS path's idempotency key, derived on the server", () => {
   });
 });
 
-describe("the no-JS door", () => {
+describe("the no-JS path", () => {
   const options = { supabaseUrl: "http://127.0.0.1:9", anonKey: "k", relaySecret: "r".repeat(32), bodyTimeoutMs: 1_000, timeoutMs: 500 };
   const post = (body: string, headers: Record<string, string> = {}) =>
     submitEnquiryForm(

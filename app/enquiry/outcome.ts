@@ -1,5 +1,5 @@
 /**
- * The enquiry's one vocabulary: what the form tells the visitor after a send. Both doors use it: the
+ * The enquiry's one vocabulary: what the form tells the visitor after a send. Both paths use it: the
  * browser (send.client.ts, with supabase-js) and the no-JavaScript action (action.server.ts, with the
  * same functions client). `outcomeOfInvoke` is the one place where the function's answer becomes an
  * outcome. The browser shows the spec's toasts (ok, and "Something went wrong" for everything else,

@@ -3,9 +3,9 @@
 // the first screen a visitor sees.
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../platform/chromium.mjs";
-import { ROOT } from "../platform/processes.mjs";
-import { startStack } from "../platform/stack.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../local-stack/chromium.mjs";
+import { ROOT } from "../local-stack/processes.mjs";
+import { startStack } from "../local-stack/stack.mjs";
 
 const stack = await startStack({ db: false, mail: false, fn: false });
 const site = { url: stack.siteUrl };

@@ -2,10 +2,10 @@
 // send-samples.ts under Deno with the function's flags (every mail type for every sample enquiry),
 // and reads each mail back from the catcher's raw route, byte for byte.
 import { spawn } from "node:child_process";
-import { DENO, denoEnv, FUNCTION_FLAGS } from "../platform/deno.mjs";
-import { freePort } from "../platform/ports.mjs";
-import { ROOT } from "../platform/processes.mjs";
-import { startSmtpCatcher } from "../platform/smtp-catcher.mjs";
+import { DENO, denoEnv, FUNCTION_FLAGS } from "../local-stack/deno.mjs";
+import { freePort } from "../local-stack/ports.mjs";
+import { ROOT } from "../local-stack/processes.mjs";
+import { startSmtpCatcher } from "../local-stack/smtp-catcher.mjs";
 
 /**
  * The studio the checks send as: a real-looking domain (not a documentation one), configured as the

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { simpleParser } from "mailparser";
-import { ROOT } from "../platform/processes.mjs";
+import { ROOT } from "../local-stack/processes.mjs";
 import { captureSampleMail } from "./capture.mjs";
 
 export const PREVIEW_DIR = path.join(ROOT, "artifacts/mail-preview");

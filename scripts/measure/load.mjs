@@ -13,12 +13,12 @@
 //   npm run load -- --total 500 --concurrency 20   one figure (or --rate 200)
 //   npm run load -- --profile                      also where PostgreSQL spent its time (pg_stat_statements)
 // Exits 1 if rows or mails do not match, or (--check) a median misses its target.
-// The platform (PostgreSQL, catcher, function) is the local one of scripts/platform/stack.mjs.
+// The stack (PostgreSQL, catcher, function) is the local one of scripts/local-stack/stack.mjs.
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { startStack } from "../platform/stack.mjs";
+import { startStack } from "../local-stack/stack.mjs";
 
 /** The two figures and their targets, for this script and the bench. */
 export const LOAD_TARGETS = {

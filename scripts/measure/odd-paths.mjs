@@ -3,7 +3,7 @@
 // target at most 2× the idle p95, no 5xx, one document in memory. Used by `npm run bench`; alone:
 //   node scripts/measure/odd-paths.mjs
 import http from "node:http";
-import { startStack } from "../platform/stack.mjs";
+import { startStack } from "../local-stack/stack.mjs";
 
 /**
  * GET / latency (p95 of every request) from 4 loops for 5 s, alone, then while 300 distinct odd

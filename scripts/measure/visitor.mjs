@@ -22,9 +22,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, devices } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../platform/chromium.mjs";
-import { ROOT } from "../platform/processes.mjs";
-import { startStack } from "../platform/stack.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../local-stack/chromium.mjs";
+import { ROOT } from "../local-stack/processes.mjs";
+import { startStack } from "../local-stack/stack.mjs";
 
 const WEB_VITALS = readFileSync(path.join(ROOT, "node_modules/web-vitals/dist/web-vitals.iife.js"), "utf8");
 const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };

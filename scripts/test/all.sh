@@ -32,7 +32,7 @@ node scripts/test/check-budgets.mjs
 step "The site's server, \`npm run stack\`, \`npm run dev\` and \`npm run verify\` (Vitest)"
 npx vitest run --project site --project stack
 
-step "Browser tests (Playwright, $(node scripts/platform/chromium.mjs), real local stack)"
+step "Browser tests (Playwright, $(node scripts/local-stack/chromium.mjs), real local stack)"
 npx playwright test
 
 step "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack"

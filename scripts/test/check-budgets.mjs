@@ -1,7 +1,7 @@
 // Byte budgets for the first view (scripts/measure/budgets.mjs), checked in `npm test`. Deterministic: counts bytes, not time.
+import { startStack } from "../local-stack/stack.mjs";
 import { BUDGETS, kb } from "../measure/budgets.mjs";
 import { pageWeight } from "../measure/page-weight.mjs";
-import { startStack } from "../platform/stack.mjs";
 
 const stack = await startStack({ db: false, mail: false, fn: false, env: { site: { SITE_URL: "https://studio.example" } } });
 let weight;

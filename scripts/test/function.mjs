@@ -1,20 +1,20 @@
-// Runs the Deno tests of send-contact-email (tests/function/) against the local platform's real
-// PostgreSQL and SMTP catcher (scripts/platform/stack.mjs; the tests build the function's handler
+// Runs the Deno tests of send-contact-email (tests/function/) against the local stack's real
+// PostgreSQL and SMTP catcher (scripts/local-stack/stack.mjs; the tests build the function's handler
 // themselves, so no function process runs). The shared contract, also used by the app, is tested with Vitest.
 //   node scripts/test/function.mjs                  current Deno
 //   node scripts/test/function.mjs --edge-runtime   the Deno that Supabase's edge runtime embeds (2.1.x)
 // Other arguments go to `deno test` (for example --filter).
 import { execFileSync, spawn } from "node:child_process";
-import { DENO, DENO_EDGE, denoEnv, FUNCTION_FLAGS } from "../platform/deno.mjs";
-import { freePort } from "../platform/ports.mjs";
-import { ROOT } from "../platform/processes.mjs";
-import { REJECTED_DOMAIN } from "../platform/smtp-catcher.mjs";
-import { startStack } from "../platform/stack.mjs";
+import { DENO, DENO_EDGE, denoEnv, FUNCTION_FLAGS } from "../local-stack/deno.mjs";
+import { freePort } from "../local-stack/ports.mjs";
+import { ROOT } from "../local-stack/processes.mjs";
+import { REJECTED_DOMAIN } from "../local-stack/smtp-catcher.mjs";
+import { startStack } from "../local-stack/stack.mjs";
 
 const edge = process.argv.includes("--edge-runtime");
 const extra = process.argv.slice(2).filter((a) => a !== "--edge-runtime");
 // The edge runtime's Deno sits beside the pinned Supabase CLI, installed on first use (quick after).
-if (edge) execFileSync("bash", ["scripts/platform/supabase-cli/install.sh"], { cwd: ROOT, stdio: "inherit" });
+if (edge) execFileSync("bash", ["scripts/supabase-cli/install.sh"], { cwd: ROOT, stdio: "inherit" });
 const stack = await startStack({ fn: false, site: false });
 let status = 1;
 try {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the tests need: the npm dependencies (which include PostgreSQL and Deno), the pinned
-# Supabase CLI and the edge runtime's Deno (scripts/platform/supabase-cli), a browser, nginx for the
+# Supabase CLI and the edge runtime's Deno (scripts/supabase-cli), a browser, nginx for the
 # CDN test, and Firefox and WebKitGTK for the other engines' journey. Idempotent, and quick when
 # everything is there.
 #
@@ -15,11 +15,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-bash scripts/platform/install.sh
-bash scripts/platform/supabase-cli/install.sh
+bash scripts/local-stack/install.sh
+bash scripts/supabase-cli/install.sh
 
 need=()
-if ! node scripts/platform/chromium.mjs >/dev/null 2>&1; then
+if ! node scripts/local-stack/chromium.mjs >/dev/null 2>&1; then
   # Playwright's own Chromium, where this machine can download it.
   npx --no-install playwright install chromium >/dev/null 2>&1 || need+=(chromium fonts-dejavu-core)
 fi
@@ -54,4 +54,4 @@ if [ $((${#need[@]} + ${#engines[@]})) -gt 0 ] && [ "${SETUP_APT:-1}" != 0 ] && 
       echo "setup: could not install ${engines[*]}: the journey on the engine(s) missing is skipped"
   fi
 fi
-node scripts/platform/chromium.mjs
+node scripts/local-stack/chromium.mjs

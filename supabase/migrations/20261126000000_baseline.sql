@@ -311,11 +311,11 @@ begin
     return;
   end if;
 
-  -- Enquiries to the same mailbox, and from the same sender, are decided one at a time: two doors
+  -- Enquiries to the same mailbox, and from the same sender, are decided one at a time: two paths
   -- sending the same message at once store it once, and confirmations are counted exactly.
   perform pg_advisory_xact_lock(hashtext('confirmation:' || p_mailbox));
   if p_client_hash <> '' then perform pg_advisory_xact_lock(hashtext('sender:' || p_client_hash)); end if;
-  -- The same message under another key (the other door, a reload, a second tab): the same enquiry,
+  -- The same message under another key (the other path, a reload, a second tab): the same enquiry,
   -- before any limit counts it.
   v_id := private.same_message(p_mailbox, p_name, p_title, p_details);
   if v_id is not null then

@@ -1,4 +1,4 @@
-// The deploy guide, run with the Supabase CLI that scripts/platform/supabase-cli pins (what `npm run supabase` runs),
+// The deploy guide, run with the Supabase CLI that scripts/supabase-cli pins (what `npm run supabase` runs),
 // on a copy of this repo's supabase/ folder:
 // - every README command gets past supabase/config.toml (without Docker, `start` and `functions serve`
 //   may only fail for want of Docker; `link`, `secrets set`, `functions deploy` only for want of network);
@@ -14,13 +14,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import postgres from "postgres";
-import { DENO, DENO_EDGE, denoEnv } from "../../scripts/platform/deno.mjs";
-import { migrate, migrationFiles } from "../../scripts/platform/migrate.mjs";
-import { startPostgres } from "../../scripts/platform/postgres.mjs";
+import { DENO, DENO_EDGE, denoEnv } from "../../scripts/local-stack/deno.mjs";
+import { migrate, migrationFiles } from "../../scripts/local-stack/migrate.mjs";
+import { startPostgres } from "../../scripts/local-stack/postgres.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const PLATFORM = path.join(ROOT, "scripts/platform/supabase-cli");
-const CLI = path.join(PLATFORM, "node_modules/.bin/supabase");
+const SUPABASE_CLI_DIR = path.join(ROOT, "scripts/supabase-cli");
+const CLI = path.join(SUPABASE_CLI_DIR, "node_modules/.bin/supabase");
 const FUNCTION = "send-contact-email";
 // A syntactically valid token and project ref: the CLI does everything it can offline, then needs the network.
 const OFFLINE = { SUPABASE_ACCESS_TOKEN: `sbp_${"0".repeat(40)}` };
@@ -35,7 +35,7 @@ function cli(args, env = {}) {
 
 describe("the pinned Supabase CLI, on this repo", () => {
   before(() => {
-    spawnSync("bash", [path.join(PLATFORM, "install.sh")], { stdio: "inherit" });
+    spawnSync("bash", [path.join(SUPABASE_CLI_DIR, "install.sh")], { stdio: "inherit" });
     work = mkdtempSync(path.join(tmpdir(), "studio-cli-"));
     cpSync(path.join(ROOT, "supabase"), path.join(work, "supabase"), {
       recursive: true,
@@ -45,8 +45,8 @@ describe("the pinned Supabase CLI, on this repo", () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  test("is the version scripts/platform/supabase-cli pins", () => {
-    const pinned = JSON.parse(readFileSync(path.join(PLATFORM, "package.json"), "utf8")).devDependencies.supabase;
+  test("is the version scripts/supabase-cli pins", () => {
+    const pinned = JSON.parse(readFileSync(path.join(SUPABASE_CLI_DIR, "package.json"), "utf8")).devDependencies.supabase;
     assert.equal(cli(["--version"]).output.trim().split("\n")[0], pinned);
   });
 

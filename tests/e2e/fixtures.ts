@@ -1,12 +1,12 @@
 /**
- * The real local platform for browser tests (scripts/platform/stack.mjs, as `npm run stack` starts it):
+ * The real local stack for browser tests (scripts/local-stack/stack.mjs, as `npm run stack` starts it):
  * PostgreSQL with the migrations, the SMTP catcher, send-contact-email under Deno, and the production
  * build under remix-serve. One per worker, on free ports.
  */
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { startStack } from "../../scripts/platform/stack.mjs";
+import { startStack } from "../../scripts/local-stack/stack.mjs";
 
 export const STUDIO_EMAIL = "bookings@e2e.example";
 

@@ -1,4 +1,4 @@
-import { LOCAL_STUDIO } from "../../scripts/platform/environment.mjs";
+import { LOCAL_STUDIO } from "../../scripts/local-stack/environment.mjs";
 import { expect, test } from "./fixtures";
 
 // The layout widths a phone, tablet or desktop can give the page: every 4 px where the header

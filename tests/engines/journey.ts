@@ -1,6 +1,6 @@
 /**
  * One visitor's journey, taken on an engine other than Chromium (tests/e2e is the Chromium suite), at
- * a phone's 360 px and a desktop's 1440 px, against the real local platform (stack.setup.ts): the page
+ * a phone's 360 px and a desktop's 1440 px, against the real local stack (stack.setup.ts): the page
  * and its headings, the menu, the FAQ before and after hydration, typing through hydration with no
  * character lost, Back after following a link with everything typed still there, sending an enquiry
  * (the spec's success toast over no field, a cleared form, the mail at the SMTP catcher), the 404 page,
@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { contactSection, equipmentSection, faq, faqSection, gallerySection, notFound, servicesSection, toasts } from "../../app/content";
-import { LOCAL_STUDIO } from "../../scripts/platform/environment.mjs";
+import { LOCAL_STUDIO } from "../../scripts/local-stack/environment.mjs";
 import { until, type Driver, type Launch } from "./driver";
 
 const VIEWPORTS = [

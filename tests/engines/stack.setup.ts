@@ -1,11 +1,11 @@
 /**
- * The real local platform for the cross-engine journeys (scripts/platform/stack.mjs, as `npm run stack`
+ * The real local stack for the cross-engine journeys (scripts/local-stack/stack.mjs, as `npm run stack`
  * starts it: PostgreSQL, the SMTP catcher, send-contact-email under Deno, the production build), once
  * for both engines, on free ports.
  */
 import type { TestProject } from "vitest/node";
-import { LOCAL_STUDIO } from "../../scripts/platform/environment.mjs";
-import { startStack } from "../../scripts/platform/stack.mjs";
+import { LOCAL_STUDIO } from "../../scripts/local-stack/environment.mjs";
+import { startStack } from "../../scripts/local-stack/stack.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {

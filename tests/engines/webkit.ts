@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { remote } from "webdriverio";
-import { freePort } from "../../scripts/platform/ports.mjs";
+import { freePort } from "../../scripts/local-stack/ports.mjs";
 import { scrollToCentre, until, type Launch } from "./driver";
 
 export const WEBKIT_WEBDRIVER = process.env.WEBKIT_WEBDRIVER_PATH ?? "/usr/bin/WebKitWebDriver";

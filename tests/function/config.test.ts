@@ -6,7 +6,19 @@ import fc from "fast-check";
 import { RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 import { loadConfig } from "../../supabase/functions/send-contact-email/config.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
-import { callRedeliver, DATABASE_URL, enquiry, PLATFORM_ENV, RELAY_SECRET, rowsAbout, setup, test, token, URL_, valid } from "./support.ts";
+import {
+  callRedeliver,
+  DATABASE_URL,
+  enquiry,
+  STACK_FUNCTION_ENV,
+  RELAY_SECRET,
+  rowsAbout,
+  setup,
+  test,
+  token,
+  URL_,
+  valid,
+} from "./support.ts";
 
 /** What a real deployment sets, plus what the hosted platform sets itself. */
 const DEPLOYED: Record<string, string> = {
@@ -33,9 +45,13 @@ test("the hosted platform is production (SB_REGION); a real-looking configuratio
   assert.equal(loadConfig(new Map(Object.entries(DEPLOYED))).config.production, true);
   assert.deepEqual(problemsOf({}), []);
   assert.deepEqual(loadConfig(new Map(Object.entries(DEPLOYED))).warnings, []);
-  assert.deepEqual(loadConfig(new Map(Object.entries(PLATFORM_ENV))).warnings, [], "the local platform sends from website@, not the inbox");
-  assert.equal(loadConfig(new Map(Object.entries(PLATFORM_ENV))).config.production, false);
-  assert.deepEqual(loadConfig(new Map(Object.entries(PLATFORM_ENV))).problems, [], "the local platform's values are fine locally");
+  assert.deepEqual(
+    loadConfig(new Map(Object.entries(STACK_FUNCTION_ENV))).warnings,
+    [],
+    "the local stack sends from website@, not the inbox",
+  );
+  assert.equal(loadConfig(new Map(Object.entries(STACK_FUNCTION_ENV))).config.production, false);
+  assert.deepEqual(loadConfig(new Map(Object.entries(STACK_FUNCTION_ENV))).problems, [], "the local stack's values are fine locally");
 });
 
 const refused: [string, Record<string, string | undefined>, RegExp][] = [
@@ -243,7 +259,7 @@ test("with problems, enquiries are still stored where that can work, and /health
   assert.equal(anonymous.status, 503);
   assert.deepEqual(await anonymous.json(), { status: "error" });
   const owner = await fn.handle(
-    new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }),
+    new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: STACK_FUNCTION_ENV.REDELIVERY_SECRET! } }),
   );
   const details = await owner.json();
   assert.equal(details.status, "error");
@@ -266,7 +282,7 @@ test("/health: ok to anyone on a healthy function; the owner's details name the 
   const owner = await fn.handle(
     new Request(`${URL_}/health`, {
       headers: {
-        [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET!,
+        [REDELIVERY_SECRET_HEADER]: STACK_FUNCTION_ENV.REDELIVERY_SECRET!,
         "x-forwarded-for": `${forged}, 10.1.2.3`,
         "cf-connecting-ip": "203.0.113.5",
       },
@@ -306,7 +322,7 @@ test("MAIL_FROM the same mailbox as STUDIO_INBOX (any case, a +tag, a display na
     );
   }
   // Unset, locally: the default sender is website@, never the default inbox.
-  const { config } = loadConfig(new Map(Object.entries({ ...PLATFORM_ENV, MAIL_FROM: "" })));
+  const { config } = loadConfig(new Map(Object.entries({ ...STACK_FUNCTION_ENV, MAIL_FROM: "" })));
   assert.match(config.mailFrom, /<website@/);
 
   await using fn = setup({ MAIL_FROM: "Studio <studio@studio.test>" });
@@ -314,7 +330,7 @@ test("MAIL_FROM the same mailbox as STUDIO_INBOX (any case, a +tag, a display na
   assert.equal(fn.warnings.length, 1);
   assert.deepEqual(await (await fn.handle(new Request(`${URL_}/health`))).json(), { status: "ok" });
   const details = await (
-    await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }))
+    await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: STACK_FUNCTION_ENV.REDELIVERY_SECRET! } }))
   ).json();
   assert.equal(details.status, "ok");
   assert.deepEqual(details.problems, []);
@@ -346,14 +362,14 @@ test("in production, an enquiry without the configured client-address header tur
   await using fn = setup({
     SB_REGION: "local-test",
     CLIENT_IP_HEADER: "x-real-ip",
-    RESEND_WEBHOOK_SECRET: PLATFORM_ENV.RESEND_WEBHOOK_SECRET!,
+    RESEND_WEBHOOK_SECRET: STACK_FUNCTION_ENV.RESEND_WEBHOOK_SECRET!,
   });
   const problems = fn.problems.map((p) => p.variable);
   const request = enquiry(valid(token()));
   assert.equal((await fn.handle(request)).status, 200);
   assert.equal(fn.lines.filter((l) => l.event === "client-address-header-missing" && l.level === "error").length, 1);
   const owner = await (
-    await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }))
+    await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: STACK_FUNCTION_ENV.REDELIVERY_SECRET! } }))
   ).json();
   assert.equal(owner.status, "error");
   assert.equal(owner.clientAddress.missingOnEnquiries, true);

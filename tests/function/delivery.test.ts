@@ -15,7 +15,7 @@ import {
   mailsAbout,
   mailsTo,
   makeDue,
-  PLATFORM_ENV,
+  STACK_FUNCTION_ENV,
   REJECTED_DOMAIN,
   rowsAbout,
   setup,
@@ -265,7 +265,7 @@ test("the provider refusing the studio's account (a wrong key, a sender it will 
   await using resend = startResendStandIn("re_right_key");
   const t = token();
   const health = async (fn: { handle(r: Request): Promise<Response> }) =>
-    await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }));
+    await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: STACK_FUNCTION_ENV.REDELIVERY_SECRET! } }));
   {
     await using wrongKey = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_wrong_key", RESEND_API_URL: resend.url });
     assert.equal((await wrongKey.handle(enquiry(valid(t)))).status, 200, "the enquiry is stored");
@@ -337,7 +337,7 @@ test("what a refusal blames: Resend's 4xx about this mail kills only it; SMTP's 
 test("Resend's webhook: a signed bounce makes the delivery dead and the mailbox undeliverable; a bad signature gets 401 and changes nothing", async () => {
   await using resend = startResendStandIn("re_test_key");
   await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url });
-  const secret = PLATFORM_ENV.RESEND_WEBHOOK_SECRET!;
+  const secret = STACK_FUNCTION_ENV.RESEND_WEBHOOK_SECRET!;
   const t = token();
   const { id } = await (await fn.handle(enquiry(valid(t)))).json();
   const [confirmation] = await db`select provider_id from contact_deliveries where enquiry_id = ${id} and kind = 'confirmation'`;
@@ -400,9 +400,14 @@ test("Resend's webhook for the studio's own mail flags STUDIO_INBOX in /health a
     type: "email.bounced",
     data: { to: [inbox], tags: { enquiry: id, kind: "studio" }, bounce: { message: "No such mailbox" } },
   };
-  assert.equal((await fn.handle(await signedWebhook(`${URL_}/resend-webhook`, PLATFORM_ENV.RESEND_WEBHOOK_SECRET!, event))).status, 200);
+  assert.equal(
+    (await fn.handle(await signedWebhook(`${URL_}/resend-webhook`, STACK_FUNCTION_ENV.RESEND_WEBHOOK_SECRET!, event))).status,
+    200,
+  );
   assert.ok(fn.lines.some((l) => l.kind === "studio" && l.level === "error"));
-  const health = await fn.handle(new Request(`${URL_}/health`, { headers: { "x-redelivery-secret": PLATFORM_ENV.REDELIVERY_SECRET! } }));
+  const health = await fn.handle(
+    new Request(`${URL_}/health`, { headers: { "x-redelivery-secret": STACK_FUNCTION_ENV.REDELIVERY_SECRET! } }),
+  );
   assert.equal(health.status, 503);
   assert.equal((await health.json()).mail.studioInboxUndeliverable, true);
 });
@@ -467,7 +472,7 @@ test("a studio notification given up in the last 24 hours turns /health to error
   assert.equal((await fn.handle(enquiry(valid(t)))).status, 200);
   const health = async () =>
     await (
-      await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: PLATFORM_ENV.REDELIVERY_SECRET! } }))
+      await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: STACK_FUNCTION_ENV.REDELIVERY_SECRET! } }))
     ).json();
   await db`update contact_deliveries set status = 'dead', dead_at = now(), last_error = 'test'
     where kind = 'studio' and enquiry_id in (select id from contact_enquiries where project_title like ${"%" + t + "%"})`;

@@ -1,5 +1,5 @@
 // The enquiry flow of send-contact-email: what is stored and mailed, what is refused and why, and
-// that every door is exact. Against the real PostgreSQL and SMTP catcher of the local platform.
+// that every endpoint is exact. Against the real PostgreSQL and SMTP catcher of the local stack.
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ENQUIRY_HEADERS, MAX_BODY_BYTES } from "../../supabase/functions/_shared/contact-message.ts";
@@ -225,7 +225,7 @@ test("the same idempotency key with another message gets 409 with a clear messag
   assert.equal(rows[0]!.project_details, `Four songs ${t}`);
 });
 
-test("the same message under other keys (the other door, a reload, a second tab) is the same enquiry: one row, one pair of mails", async () => {
+test("the same message under other keys (the other path, a reload, a second tab) is the same enquiry: one row, one pair of mails", async () => {
   await using fn = setup();
   const t = token();
   const send = (message: ReturnType<typeof valid>) =>
@@ -244,7 +244,7 @@ test("the same message under other keys (the other door, a reload, a second tab)
   assert.equal((await rowsAbout(t)).length, 2);
 });
 
-test("the same message is recognised across doors: a form post's CRLF line breaks and a script's LF, decomposed and composed letters", async () => {
+test("the same message is recognised across paths: a form post's CRLF line breaks and a script's LF, decomposed and composed letters", async () => {
   await using fn = setup();
   const t = token();
   const send = (message: ReturnType<typeof valid>) =>

@@ -1,4 +1,4 @@
-// What the function's tests share: the real PostgreSQL and SMTP catcher of the local platform, started
+// What the function's tests share: the real PostgreSQL and SMTP catcher of the local stack, started
 // by scripts/test/function.mjs (which passes their addresses and the platform's own function variables
 // in the environment), and a handler built from the function's own modules as index.ts builds it.
 import postgres from "postgres";
@@ -15,12 +15,12 @@ export const CATCHER_API = Deno.env.get("TEST_CATCHER_API")!;
 export const CLOSED_PORT = Deno.env.get("TEST_CLOSED_PORT")!;
 /** The catcher refuses every recipient at this domain with a permanent 550. */
 export const REJECTED_DOMAIN = Deno.env.get("TEST_REJECTED_DOMAIN")!;
-/** The local platform's function variables (scripts/platform/environment.mjs). */
-export const PLATFORM_ENV: Record<string, string> = JSON.parse(Deno.env.get("TEST_FUNCTION_ENV")!);
+/** The local stack's function variables (scripts/local-stack/environment.mjs). */
+export const STACK_FUNCTION_ENV: Record<string, string> = JSON.parse(Deno.env.get("TEST_FUNCTION_ENV")!);
 export const ORIGIN = "https://studio.test";
 export const STUDIO_INBOX = "studio@studio.test";
-export const REDELIVERY_SECRET = PLATFORM_ENV.REDELIVERY_SECRET!;
-export const RELAY_SECRET = PLATFORM_ENV.ENQUIRY_RELAY_SECRET!;
+export const REDELIVERY_SECRET = STACK_FUNCTION_ENV.REDELIVERY_SECRET!;
+export const RELAY_SECRET = STACK_FUNCTION_ENV.ENQUIRY_RELAY_SECRET!;
 export const URL_ = "http://localhost/functions/v1/send-contact-email";
 
 export const db = postgres(DATABASE_URL, { max: 2, onnotice: () => {} });
@@ -83,7 +83,7 @@ export const makeDue = (t: string) =>
 /** The function's variables in these tests: the platform's, aimed at this test's origin and inbox. */
 export function testEnv(env: Record<string, string> = {}): Record<string, string> {
   return {
-    ...PLATFORM_ENV,
+    ...STACK_FUNCTION_ENV,
     ALLOWED_ORIGINS: ORIGIN,
     STUDIO_INBOX,
     STUDIO_NAME: "Test Studio",

@@ -9,13 +9,13 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import type { ParsedMail } from "mailparser";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/local-stack/chromium.mjs";
+import { ROOT } from "../../scripts/local-stack/processes.mjs";
 import { CHECK_STUDIO, captureSampleMail } from "../../scripts/mail/capture.mjs";
 import { findJava, nuCheck } from "../../scripts/mail/nu-checker.mjs";
 import { writeMailPreview } from "../../scripts/mail/preview.mjs";
 import { realistic } from "../../scripts/mail/samples.ts";
 import { describeScore, findSpamAssassin, spamScore, withProductionReceived } from "../../scripts/mail/spamassassin.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/platform/chromium.mjs";
-import { ROOT } from "../../scripts/platform/processes.mjs";
 
 const ARTIFACTS = path.join(ROOT, "artifacts/mail");
 const LOCAL_MAX = 1.5;

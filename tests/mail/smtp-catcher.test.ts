@@ -3,8 +3,8 @@
 // 8-bit bytes and CRLFs included; an unknown id is 404. Spoken to over a plain socket, as any client would.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/platform/ports.mjs";
-import { startSmtpCatcher } from "../../scripts/platform/smtp-catcher.mjs";
+import { freePort } from "../../scripts/local-stack/ports.mjs";
+import { startSmtpCatcher } from "../../scripts/local-stack/smtp-catcher.mjs";
 
 let catcher: Awaited<ReturnType<typeof startSmtpCatcher>>;
 beforeAll(async () => {

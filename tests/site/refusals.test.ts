@@ -4,7 +4,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_FORM_BYTES } from "../../app/enquiry/action.server";
-import { startStack, type Stack } from "../../scripts/platform/stack.mjs";
+import { startStack, type Stack } from "../../scripts/local-stack/stack.mjs";
 
 let stack: Stack;
 // The no-JS form's body must arrive within SERVER_REQUEST_TIMEOUT_MS less SERVER_HEADERS_TIMEOUT_MS: 2 s here.

@@ -1,5 +1,5 @@
 // The site's server under what anonymous requests choose: paths, headers that claim an address, slow
-// clients. Against the local platform (scripts/platform/stack.mjs: the production build, the function,
+// clients. Against the local stack (scripts/local-stack/stack.mjs: the production build, the function,
 // PostgreSQL), over real HTTP.
 import http from "node:http";
 import net from "node:net";
@@ -7,7 +7,7 @@ import fc from "fast-check";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyDeployment } from "../../scripts/deploy/verify.mjs";
-import { startStack, type Stack } from "../../scripts/platform/stack.mjs";
+import { startStack, type Stack } from "../../scripts/local-stack/stack.mjs";
 
 let stack: Stack;
 let db: postgres.Sql;
@@ -97,7 +97,7 @@ describe("paths a request chooses", () => {
   });
 });
 
-describe("the visitor's address at the no-JavaScript door", () => {
+describe("the visitor's address at the no-JavaScript path", () => {
   /** A no-JS post of the form, as a browser (or a script) sends it straight to the site. */
   async function post(title: string, headers: Record<string, string> = {}) {
     const body = new URLSearchParams({

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { freePort, isListening } from "../../scripts/platform/ports.mjs";
+import { freePort, isListening } from "../../scripts/local-stack/ports.mjs";
 import { DEPLOYED_SITE_ENV, EXAMPLE_SITE_ENV, SITE_VARIABLES } from "../support/deployed-site";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

@@ -6,7 +6,7 @@ import path from "node:path";
 import dns2 from "dns2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isDocumentationDomain, mailDomainChecks, mailResolver } from "../../scripts/deploy/mail-domain.mjs";
-import { freePort } from "../../scripts/platform/ports.mjs";
+import { freePort } from "../../scripts/local-stack/ports.mjs";
 import { isLocalOrExampleHost } from "../../supabase/functions/_shared/config-checks.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

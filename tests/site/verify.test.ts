@@ -1,4 +1,4 @@
-// `npm run verify` (scripts/deploy/verify.mjs), run as the owner runs it, against the local platform:
+// `npm run verify` (scripts/deploy/verify.mjs), run as the owner runs it, against the local stack:
 // it passes on a healthy stack, and fails, naming the check, on each broken setup: the site behind a
 // real shared cache (nginx) it does not trust, the function stopped, a relay secret the function does
 // not know, the site's origin missing from the function's CORS origins, the mail provider refusing
@@ -9,10 +9,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasNginx } from "../../scripts/platform/cdn.mjs";
-import { LOCAL_SECRETS } from "../../scripts/platform/environment.mjs";
-import { freePort } from "../../scripts/platform/ports.mjs";
-import { startStack, type Stack } from "../../scripts/platform/stack.mjs";
+import { hasNginx } from "../../scripts/local-stack/cdn.mjs";
+import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";
+import { freePort } from "../../scripts/local-stack/ports.mjs";
+import { startStack, type Stack } from "../../scripts/local-stack/stack.mjs";
 import { ENQUIRY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

@@ -1,11 +1,11 @@
 // `npm run stack` takes the developer's configuration the way the ecosystem does
-// (scripts/platform/developer-config.mjs): supabase/functions/.env for the function, .env for the
+// (scripts/local-stack/developer-config.mjs): supabase/functions/.env for the function, .env for the
 // site, the shell over both, the stack's local values under them; the banner names what applied.
 // Run with `npx vitest run --project stack tests/stack/configuration.test.ts`.
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, test } from "vitest";
-import { freePort } from "../../scripts/platform/ports.mjs";
+import { freePort } from "../../scripts/local-stack/ports.mjs";
 import { ENQUIRY_HEADERS, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 import { freePorts, type Ports, stackFolder, startStack, until } from "./start-stack.ts";
 
@@ -13,7 +13,7 @@ type Stack = Awaited<ReturnType<typeof startStack>>;
 
 const endpoint = (ports: Ports) => `http://127.0.0.1:${ports.function}/functions/v1/send-contact-email`;
 
-/** One enquiry as the platform delivers it from the visitor at `address` (the local CLIENT_IP_HEADER). */
+/** One enquiry as the stack delivers it from the visitor at `address` (the local CLIENT_IP_HEADER). */
 function send(ports: Ports, address: string, i: number, tag: string) {
   return fetch(endpoint(ports), {
     method: "POST",

@@ -1,5 +1,5 @@
 // `npm run dev` as a developer uses it, on a copy of this repository (so the edits below touch nothing
-// here): the same platform as `npm run stack`, the site under `remix dev`. An edit of app/content.ts
+// here): the same stack as `npm run stack`, the site under `remix dev`. An edit of app/content.ts
 // shows in the open browser page without a restart (live reload), and an edit of the function is
 // served by the restarted function (Deno's watch mode).
 import { spawn } from "node:child_process";
@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/platform/chromium.mjs";
-import { portsToEnv } from "../../scripts/platform/environment.mjs";
-import { freePort } from "../../scripts/platform/ports.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/local-stack/chromium.mjs";
+import { portsToEnv } from "../../scripts/local-stack/environment.mjs";
+import { freePort } from "../../scripts/local-stack/ports.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const copy = mkdtempSync(path.join(tmpdir(), "studio-dev-"));
@@ -29,9 +29,9 @@ beforeAll(async () => {
     });
   }
   symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"));
-  symlinkSync(path.join(ROOT, "scripts/platform/supabase-cli/node_modules"), path.join(copy, "scripts/platform/supabase-cli/node_modules"));
+  symlinkSync(path.join(ROOT, "scripts/supabase-cli/node_modules"), path.join(copy, "scripts/supabase-cli/node_modules"));
   for (const name of ["site", "function", "db", "mailUi", "smtp"]) ports[name] = await freePort();
-  const child = spawn(process.execPath, ["scripts/platform/cli.mjs", "dev"], {
+  const child = spawn(process.execPath, ["scripts/local-stack/cli.mjs", "dev"], {
     cwd: copy,
     env: {
       ...process.env,

@@ -1,11 +1,11 @@
-// The layering of `npm run stack`'s configuration (scripts/platform/developer-config.mjs), without
+// The layering of `npm run stack`'s configuration (scripts/local-stack/developer-config.mjs), without
 // starting a stack: what each layer wins over, what stays the stack's, and what the banner says.
 // The stack itself is started with these layers in configuration.test.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { describeConfig, developerConfig, STACK_WIRING } from "../../scripts/platform/developer-config.mjs";
+import { describeConfig, developerConfig, STACK_WIRING } from "../../scripts/local-stack/developer-config.mjs";
 
 const local = {
   function: {

@@ -1,11 +1,11 @@
-// Starts `npm run stack`'s script as a developer or tester does (scripts/platform/cli.mjs), on free
+// Starts `npm run stack`'s script as a developer or tester does (scripts/local-stack/cli.mjs), on free
 // ports, with the environment and env files a test gives it; resolves once it prints its URLs.
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { portsToEnv } from "../../scripts/platform/environment.mjs";
-import { freePort } from "../../scripts/platform/ports.mjs";
+import { portsToEnv } from "../../scripts/local-stack/environment.mjs";
+import { freePort } from "../../scripts/local-stack/ports.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -28,12 +28,12 @@ export async function freePorts(): Promise<Ports> {
 }
 
 /**
- * `node scripts/platform/cli.mjs stack` with the shell's variables plus `env`, its database in
+ * `node scripts/local-stack/cli.mjs stack` with the shell's variables plus `env`, its database in
  * `folder.dataDir` and its env files read from `folder.dir` (never the repository's own: a developer's
  * files must not change a test). `stop()` is the developer's Ctrl-C.
  */
 export async function startStack(ports: Ports, folder: { dir: string; dataDir: string }, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["scripts/platform/cli.mjs", "stack"], {
+  const child = spawn(process.execPath, ["scripts/local-stack/cli.mjs", "stack"], {
     cwd: ROOT,
     env: { ...process.env, STACK_DB_DIR: folder.dataDir, STACK_ENV_DIR: folder.dir, ...portsToEnv(ports), ...env },
     stdio: ["ignore", "pipe", "pipe"],

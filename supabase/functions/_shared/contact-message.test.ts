@@ -143,12 +143,12 @@ describe("the contact message contract", () => {
     expect(parseContactMessage({ ...valid, projectDetails: "line one\nline two" }).ok).toBe(true);
   });
 
-  it("gives the same message one text whichever door sent it: CRLF or CR line breaks as LF, composed (NFC)", () => {
+  it("gives the same message one text whichever path sent it: CRLF or CR line breaks as LF, composed (NFC)", () => {
     const posted = parseContactMessage({ ...valid, name: "Zoe\u0308", projectDetails: "line one\r\nline two\rthree" });
     const scripted = parseContactMessage({ ...valid, name: "Zo\u00eb", projectDetails: "line one\nline two\nthree" });
     expect(posted).toEqual(scripted);
     expect(posted.ok && posted.message.projectDetails).toBe("line one\nline two\nthree");
-    // A line break is one character against the limit, from either door.
+    // A line break is one character against the limit, from either path.
     const full = "x\r\n".repeat(FIELD_LIMITS.projectDetails / 2);
     expect(parseContactMessage({ ...valid, projectDetails: full }).ok).toBe(true);
     fc.assert(

@@ -200,7 +200,7 @@ export function isBlank(value: string): boolean {
 }
 
 /**
- * A field's text in one form, whichever door it came through: a form post sends line breaks as CRLF,
+ * A field's text in one form, whichever path it came through: a form post sends line breaks as CRLF,
  * a script's `textarea.value` as LF, and the same words may arrive composed or decomposed. So line
  * breaks are LF, the text is NFC, trimmed: the same message is the same text (stored, counted against
  * the limits, and recognised as already sent).

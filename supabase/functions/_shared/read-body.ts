@@ -14,7 +14,7 @@ export function isUtf8Type(contentType: string, mediaType: string): boolean {
 }
 
 /**
- * Reads a request body within limits, for both doors: the function (Deno) and the site's no-JS action
+ * Reads a request body within limits, for both paths: the function (Deno) and the site's no-JS action
  * (Node). Dependency-free, Web streams only. Returns the bytes, or why not: larger than `limit` bytes
  * (it reads no further than that, and refuses at once when Content-Length says so), or not all there
  * within `timeoutMs` (a client that declares more than it sends, or trickles it), or broken off.

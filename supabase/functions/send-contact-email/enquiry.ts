@@ -3,7 +3,7 @@
  * in Postgres), answer, then send its mails in the background, and after them whatever else is due
  * (a redelivery run: mail is retried even where the scheduler is missing).
  *
- * Every door is exact (docs/decisions/017): JSON in UTF-8 only (another charset is refused, bytes that
+ * Every endpoint is exact (docs/decisions/017): JSON in UTF-8 only (another charset is refused, bytes that
  * are not UTF-8 are a 400, never stored as U+FFFD), numbers in headers parsed strictly, any honeypot
  * value answered with the silent success a bot gets, and the same idempotency key with another message
  * refused (409) with the first message kept.

@@ -1,4 +1,4 @@
-// Ports of the local platform. Free ports come from `get-port`, which also remembers the ports it
+// Ports of the local stack. Free ports come from `get-port`, which also remembers the ports it
 // handed out in this process, so several asked for at once are never the same one.
 import net from "node:net";
 import getPort from "get-port";

@@ -3,5 +3,5 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/install.sh"
-cd "$here/../../.."
+cd "$here/../.."
 exec "$here/node_modules/.bin/supabase" "$@"

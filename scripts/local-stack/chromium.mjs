@@ -36,7 +36,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  // `node scripts/platform/chromium.mjs`: says which browser the tests will use, or fails with what to do.
+  // `node scripts/local-stack/chromium.mjs`: says which browser the tests will use, or fails with what to do.
   if (!BROWSER) {
     console.error(NO_BROWSER_HELP);
     process.exit(1);

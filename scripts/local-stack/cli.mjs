@@ -1,4 +1,4 @@
-// `npm run stack` and `npm run dev`: the local platform (stack.mjs) on the ports of `supabase start`,
+// `npm run stack` and `npm run dev`: the local stack (stack.mjs) on the ports of `supabase start`,
 // with the database kept in .stack/db, until Ctrl-C, configured by the developer's env files and
 // shell over the stack's local values (developer-config.mjs).
 //   stack [--build] [--fresh] [--cdn]   the production build of the site (--build rebuilds it first)
@@ -19,7 +19,7 @@ const { values: flags, positionals } = parseArgs({
 });
 const mode = positionals[0] ?? "stack";
 if (!["stack", "dev"].includes(mode)) {
-  console.error(`usage: node scripts/platform/cli.mjs stack|dev [--build] [--fresh] [--cdn]`);
+  console.error(`usage: node scripts/local-stack/cli.mjs stack|dev [--build] [--fresh] [--cdn]`);
   process.exit(2);
 }
 

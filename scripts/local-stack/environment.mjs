@@ -1,6 +1,6 @@
-// The one description of the local platform's environment: its ports, its URLs, and every variable
+// The one description of the local stack's environment: its ports, its URLs, and every variable
 // the function and the site get. `npm run stack`, `npm run dev`, the browser tests, the function's
-// tests, the load test and the bench all start the platform through stack.mjs, which takes its
+// tests, the load test and the bench all start the stack through stack.mjs, which takes its
 // variables from here; a caller only names what it changes (for example a lower rate limit). For
 // `npm run stack` and `npm run dev`, the developer's env files and shell sit over these values
 // (developer-config.mjs).
@@ -29,7 +29,7 @@ export function portsFromEnv(env = process.env) {
   };
 }
 
-/** The variables that set the platform's ports (what `portsFromEnv` reads). */
+/** The variables that set the stack's ports (what `portsFromEnv` reads). */
 export function portsToEnv(ports) {
   return {
     PORT: String(ports.site),

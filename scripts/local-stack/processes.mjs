@@ -1,4 +1,4 @@
-// A long-running child process of the local platform (the function under Deno, the site under
+// A long-running child process of the local stack (the function under Deno, the site under
 // remix-serve or `remix dev`, the SMTP catcher): started with its environment, ready once its port
 // accepts connections, stopped with SIGTERM (then SIGKILL after 5 s). Its output is kept in a bounded
 // buffer for error messages, and echoed with a [name] prefix unless quiet. node:child_process is all

@@ -1,14 +1,14 @@
 // The two Deno versions the function is held to, both from npm:
 //   DENO       the current Deno (the project's `deno` package): what developers and `npm run stack` use;
 //   DENO_EDGE  the Deno that Supabase's edge runtime embeds (2.1.4, installed beside the pinned Supabase
-//              CLI by scripts/platform/supabase-cli/install.sh): what hosted Edge Functions run.
+//              CLI by scripts/supabase-cli/install.sh): what hosted Edge Functions run.
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const binary = (modules) => path.join(modules, "deno", process.platform === "win32" ? "deno.exe" : "deno");
 
 export const DENO = binary(path.join(ROOT, "node_modules"));
-export const DENO_EDGE = binary(path.join(ROOT, "scripts/platform/supabase-cli/node_modules"));
+export const DENO_EDGE = binary(path.join(ROOT, "scripts/supabase-cli/node_modules"));
 /** The function's folder and its config (import map), as both deploy paths upload it. */
 export const FUNCTION_DIR = "supabase/functions/send-contact-email";
 export const FUNCTION_CONFIG = `${FUNCTION_DIR}/deno.json`;

@@ -1,4 +1,4 @@
-// The local platform, composed once. Everything that needs the product running locally starts it
+// The local stack, composed once. Everything that needs the product running locally starts it
 // here, from the one description of its environment (environment.mjs):
 //   PostgreSQL from npm (postgres.mjs) with supabase/migrations applied
 //   an SMTP catcher with a page and a JSON API of caught mail (smtp-catcher.mjs)
@@ -194,7 +194,7 @@ async function startCatcherProcess(ports, quiet) {
   const proc = await startProcess(
     "mail",
     process.execPath,
-    ["scripts/platform/smtp-catcher.mjs", String(ports.smtp), String(ports.mailUi)],
+    ["scripts/local-stack/smtp-catcher.mjs", String(ports.smtp), String(ports.mailUi)],
     {
       port: ports.mailUi,
       quiet,

@@ -5,7 +5,7 @@
 //   GET /messages/<id>/raw: one message as it came over the wire (message/rfc822, the bytes as received,
 //   as Mailpit's /api/v1/message/<id>/raw), for a spam filter or a validator to read what was sent
 // Run on its own (a separate process, so a load generator's timings are not disturbed by it):
-//   node scripts/platform/smtp-catcher.mjs <smtpPort> <httpPort>
+//   node scripts/local-stack/smtp-catcher.mjs <smtpPort> <httpPort>
 import http from "node:http";
 import { domainToASCII } from "node:url";
 import { simpleParser } from "mailparser";
