@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/test/setup.sh
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Each step says how long the suite has run so far, so a slow step is easy to find.
+step() { printf '\n\033[1m== %s\033[0m (at %ss)\n' "$*" "$SECONDS"; }
 export NO_COLOR=1
 
 step "Lint and format (ESLint, Prettier, deno lint), types (tsc, deno check)"
@@ -42,3 +43,4 @@ if [ "${SKIP_CONTAINER:-}" != "1" ]; then
   step "Container image (podman)"
   bash tests/container/container.sh
 fi
+printf '\nnpm test: every step passed in %ss\n' "$SECONDS"
