@@ -22,6 +22,13 @@ export default defineConfig({
   },
   projects: [
     { name: "mobile", use: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 }, browserName: "chromium" } },
-    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 } } },
+    {
+      name: "desktop",
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 } },
+      // The booking flow's behaviour (the function's answers, toasts, the no-JS path) does not depend on the
+      // width: the phone runs it. At 1440 px the layout tests, the toast's placement, Back and the Firefox and
+      // WebKit journeys (tests/engines, which send at 1440 px) cover the form.
+      testIgnore: ["**/booking.test.ts"],
+    },
   ],
 });

@@ -28,7 +28,8 @@ export default defineConfig({
           include: ["tests/site/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Each file starts its own stack on free ports; most of their time is spent waiting on sockets and timers.
+          fileParallelism: true,
         },
       },
       {

@@ -16,11 +16,19 @@ node_modules/deno/deno check --config supabase/functions/send-contact-email/deno
 step "Unit tests (Vitest)"
 npx vitest run --project unit
 
-step "Function tests (Deno, real PostgreSQL + SMTP catcher)"
-node scripts/test/function.mjs
-
-step "Function tests under the edge runtime's Deno (2.1.x), and the Supabase CLI on this repo"
-node scripts/test/function.mjs --edge-runtime
+step "Function tests (real PostgreSQL + SMTP catcher) under this repo's Deno and the edge runtime's (2.1.x), side by side; the Supabase CLI on this repo"
+# Each run starts its own database and catcher, and mostly waits on them: together they take the time of one.
+deno_log=$(mktemp)
+node scripts/test/function.mjs >"$deno_log" 2>&1 &
+deno_run=$!
+edge_status=0
+node scripts/test/function.mjs --edge-runtime || edge_status=$?
+deno_status=0
+wait "$deno_run" || deno_status=$?
+printf '\n-- the same tests under this repo'"'"'s Deno:\n'
+cat "$deno_log"
+rm -f "$deno_log"
+[ "$edge_status" -eq 0 ] && [ "$deno_status" -eq 0 ]
 node --test tests/deploy/
 
 step "Every mail the function sends: SpamAssassin scores, the Nu HTML checker, rendering (real SMTP catcher)"
@@ -31,7 +39,9 @@ npm run build --silent
 node scripts/test/check-budgets.mjs
 
 step "The site's server, \`npm run stack\`, \`npm run dev\` and \`npm run verify\` (Vitest)"
-npx vitest run --project site --project stack
+# Four files at once on two cores: each starts its own stack on free ports and mostly waits on sockets,
+# timers and child processes (vitest's default is one worker per spare core, here one).
+npx vitest run --project site --project stack --maxWorkers=4
 
 step "Browser tests (Playwright, $(node scripts/local-stack/chromium.mjs), real local stack)"
 npx playwright test
