@@ -59,7 +59,10 @@ async function mx(resolver, name) {
     throw new Error(`looking up MX ${name} failed (${error?.code ?? error})`);
   }
 }
-const shown = (record) => `"${record.length > 90 ? `${record.slice(0, 87)}...` : record}"`;
+// A record is text from someone's DNS: its controls (a terminal's escapes, line breaks) are shown as "?".
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const printable = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+const shown = (record) => `"${printable(record.length > 90 ? `${record.slice(0, 87)}...` : record)}"`;
 
 /**
  * The checks, as `[{ name, run }]` for verify.mjs's `check(name, run)`; `run` returns a detail string
@@ -127,8 +130,10 @@ export function mailDomainChecks({ mailFrom, studioInbox, warnings, resolver = m
       name: "DMARC: _dmarc.<domain> has a policy",
       run: dns(async () => {
         const labels = domain.split(".");
-        // A subdomain without its own record falls under its organisation's (RFC 7489 §6.6.3).
-        const candidates = [`_dmarc.${domain}`, ...(labels.length > 2 ? [`_dmarc.${labels.slice(-2).join(".")}`] : [])];
+        // A subdomain without its own record falls under its organisation's (RFC 7489 §6.6.3). Without the
+        // public suffix list, every parent with two labels or more is tried, nearest first: the
+        // organisation's record is found under a two-label suffix too (mail.studio.co.uk -> studio.co.uk).
+        const candidates = labels.slice(0, -1).map((_, i) => `_dmarc.${labels.slice(i).join(".")}`);
         for (const name of candidates) {
           const dmarc = (await txt(resolver, name)).filter((r) => /^v=DMARC1(\s*;|\s*$)/i.test(r));
           if (dmarc.length === 0) continue;

@@ -64,6 +64,9 @@ export const LOCAL_ANON_KEY = "local-anon-key";
 export function functionEnvironment({ databaseUrl, smtpPort, siteOrigins }) {
   return {
     SUPABASE_DB_URL: databaseUrl,
+    // Empty, not unset: a pooler URL exported in the developer's shell would otherwise reach the function
+    // (its environment starts from the shell's) and win over the stack's database.
+    DB_POOLER_URL: "",
     MAIL_TRANSPORT: "smtp",
     SMTP_HOST: "127.0.0.1",
     SMTP_PORT: String(smtpPort),

@@ -114,6 +114,13 @@ test("a relay secret the function does not recognise (different, or unset there)
   assert.equal((await fn.handle(request)).status, 200);
 });
 
+test("the sender name made from the visitor's never imitates an address, in compatibility forms either (fullwidth, small)", () => {
+  for (const name of ["ceo\uFF20bank.com", "PayPal \uFF1Csecurity\uFF20paypal.com\uFF1E", "support\uFE6Bpaypal.com", 'x" <a@b.c>']) {
+    const sender = notificationSenderName(name, "Test Studio");
+    assert.doesNotMatch(sender, /[@<>"\uFF20\uFF1C\uFF1E\uFE6B]/, sender);
+  }
+});
+
 test("any Unicode in every field never reaches a header raw: no line break, control, bidi, invisible or tag character, no encoded word", () => {
   // Code points this Deno does not know yet (\p{Cn}) are kept on purpose: a newer Unicode's letters (decision 002).
   const invisible = /[\p{Cc}\p{Cf}\p{Co}\p{Noncharacter_Code_Point}\u115F\u1160\u3164\uFFA0\u180E\u2800\uFFFC\u{1D159}]/u;

@@ -28,6 +28,9 @@ const ZONE: Zone = {
   "send.mail.quietroom.ca": { txt: ["v=spf1 include:amazonses.com ~all"] },
   "resend._domainkey.mail.quietroom.ca": { txt: [`p=${DKIM_KEY}`] },
   "_dmarc.quietroom.ca": { txt: ["v=DMARC1; p=quarantine"] },
+  // Under a two-label public suffix: the organisation is studio.co.uk, not co.uk. Its SPF carries controls.
+  "send.mail.northstudio.co.uk": { txt: ["v=spf1 include:amazonses.com ~all\u001b[2J\r\nPASS  fake line"] },
+  "_dmarc.northstudio.co.uk": { txt: ["v=DMARC1; p=reject"] },
 };
 
 let server: ReturnType<typeof dns2.createServer>;
@@ -130,6 +133,13 @@ describe("the sending domain's DNS, looked up on a real DNS server", () => {
     expect(r.SPF!.detail).toMatch(/no MX record: bounces cannot reach Resend/);
     expect(r.DKIM!.status).toBe("pass");
     expect(r.DMARC).toEqual({ status: "pass", detail: '_dmarc.quietroom.ca TXT "v=DMARC1; p=quarantine"' });
+  });
+
+  it("under a two-label suffix (.co.uk) DMARC falls back to the organisation's record; a record's controls are never printed raw", async () => {
+    const r = await run("website@mail.northstudio.co.uk");
+    expect(r.DMARC).toEqual({ status: "pass", detail: '_dmarc.northstudio.co.uk TXT "v=DMARC1; p=reject"' });
+    // eslint-disable-next-line no-control-regex -- the point: no control character reaches the terminal
+    for (const result of Object.values(r)) expect(result.detail).not.toMatch(/[\u0000-\u001f]/);
   });
 
   it("a domain with no records at all fails each check; an unreachable DNS server fails naming the lookup", async () => {

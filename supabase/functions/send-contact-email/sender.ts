@@ -28,7 +28,8 @@ const MAX_NAME = 64;
  * a second address or a look-alike of one ("support@bank.com <…>"). The mail library encodes the rest.
  */
 export function safeDisplayName(value: string): string {
-  const name = headerText(value)
+  // Compatibility forms first (NFKC): a fullwidth "＠" or "＜" or a small "﹫" is the character it imitates.
+  const name = headerText(value.normalize("NFKC"))
     .replace(/["<>@,;:()[\]\\]/g, " ")
     .replace(/\s+/g, " ")
     .trim();
