@@ -52,6 +52,7 @@ let folders: ReadonlySet<string> = new Set();
 /** Called once by entry.server at start-up (a call, not a bare import: the build drops side-effect imports). */
 export function installHttpServer(config: SiteConfig) {
   installed = config;
+  keepServingOnStrayRejections();
   folders = publicFolders();
   if (http.createServer !== createServer) http.createServer = createServer;
 }
@@ -100,4 +101,15 @@ function withFrontDoor(listener: http.RequestListener): http.RequestListener {
     }
     response.end();
   };
+}
+
+/**
+ * A promise rejected where nobody listens ends Node 20's process, and so every visitor's page. Remix's
+ * fetch (@remix-run/web-fetch, installed by remix-serve) leaves one when a request with a body is
+ * aborted: it cancels a body a reader holds. The no-JS path aborts its call to the function after 15 s,
+ * so a function that stops answering took the site down. Such a rejection is logged, and the site serves on.
+ */
+function keepServingOnStrayRejections() {
+  if (process.listenerCount("unhandledRejection") > 0) return;
+  process.on("unhandledRejection", (reason) => console.error("Unhandled rejection (the site serves on):", reason));
 }

@@ -45,7 +45,11 @@ const validForm = form({ name: "Ada Lovelace", email: "ada@example.com", project
  * pass); the client keeps sending its body as `body` says until then. `readsLate`: the client reads
  * nothing for its first second (a busy phone, a slow network), as the server may already be closing.
  */
-function post(body: Body, headers: Record<string, string> = {}, { readsLate = false, method = "POST" } = {}): Promise<Answer> {
+function post(
+  body: Body,
+  headers: Record<string, string> = {},
+  { readsLate = false, method = "POST", waitMs = 15_000 } = {},
+): Promise<Answer> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const socket = net.connect(stack.ports.site, "127.0.0.1");
@@ -108,8 +112,12 @@ function post(body: Body, headers: Record<string, string> = {}, { readsLate = fa
     });
     const giveUp = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`the server kept the connection open for 15 s (answer so far: ${Buffer.concat(chunks).toString().slice(0, 200)})`));
-    }, 15_000);
+      reject(
+        new Error(
+          `the server kept the connection open for ${waitMs} ms (answer so far: ${Buffer.concat(chunks).toString().slice(0, 200)})`,
+        ),
+      );
+    }, waitMs);
   });
 }
 
@@ -278,4 +286,24 @@ describe("a refusal decided on a complete body reaches the visitor", () => {
     const second = await post({ kind: "complete", text: form({ name: "Ada", email: "ada@example.com", projectTitle: "Another album" }) });
     expectRefusalPage(second, 429);
   });
+});
+
+// Last: the post it holds is stored once the function runs again, and counts against the sender's limit.
+describe("a function that stops answering", () => {
+  it("the no-JS post gets the failure page when the site gives up on it (15 s), and the site goes on serving", async () => {
+    const pid = (stack.fn as unknown as { child: { pid: number } }).child.pid;
+    process.kill(pid, "SIGSTOP");
+    try {
+      const answer = await post(
+        { kind: "complete", text: form({ name: "Grace", email: "grace@example.com", projectTitle: "A single" }) },
+        { Connection: "close" },
+        { waitMs: 30_000 },
+      );
+      expect(answer.status, answer.head).toBe(502);
+      expect(answer.page).toContain('data-outcome="failed"');
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    expect((await exchange("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).status).toBe(200);
+  }, 60_000);
 });
