@@ -109,6 +109,21 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the form mounts
   }, []);
 
+  /**
+   * The form is the visitor's again: not sending, and (once that has rendered and the button is enabled
+   * again) the focus the disabled button lost given back, so keyboard users stay in the form.
+   */
+  const refocus = useRef(false);
+  const settle = () => {
+    refocus.current = true;
+    setSending(false);
+  };
+  useEffect(() => {
+    if (sending || !refocus.current) return;
+    refocus.current = false;
+    if (document.activeElement === document.body) submitRef.current?.focus();
+  }, [sending]);
+
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void send.current(event.currentTarget);
@@ -118,6 +133,9 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     if (inFlight.current) return; // a second click while sending does nothing
     const message = Object.fromEntries(fieldsOf(form).map((control) => [control.name, control.value.trim()])) as ContactMessage;
     if (!hasRequiredFields(message)) {
+      // A Send handed over from before hydration may show "Sending..." (the inline check only trims; a
+      // field of invisible characters is blank to this one): the form is the visitor's again.
+      settle();
       notify("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
       return;
     }
@@ -146,9 +164,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       return;
     }
     inFlight.current = false;
-    setSending(false);
-    // The disabled button lost focus; give it back so keyboard users stay in the form.
-    if (document.activeElement === document.body) submitRef.current?.focus();
+    settle();
 
     if (sent.status === "ok") {
       for (const control of fieldsOf(form)) control.value = control.defaultValue = "";

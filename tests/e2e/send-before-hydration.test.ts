@@ -12,7 +12,7 @@ import { expect, takeConsoleErrors, test } from "./fixtures";
 
 const MOMENTS = ["before the scripts are asked for", "while the scripts download", "while React hydrates", "after hydration"] as const;
 type Moment = (typeof MOMENTS)[number];
-type Outcome = "success" | "failure" | "missing field";
+type Outcome = "success" | "failure" | "missing field" | "invisible field";
 
 let seq = 0;
 
@@ -92,7 +92,8 @@ async function reach(page: Page, moment: Moment, values: Record<string, string>)
 async function pressSend(page: Page, moment: Moment, outcome: Outcome) {
   const t = `${Date.now().toString(36)}-${seq++}`;
   const values = {
-    name: outcome === "missing field" ? "   " : "Ada Lovelace",
+    // Invisible: blank to the contract (isBlank), though the inline check, which only trims, lets it show "Sending...".
+    name: outcome === "missing field" ? "   " : outcome === "invisible field" ? "\u200B\u0301" : "Ada Lovelace",
     email: `ada-${t}@example.com`,
     projectTitle: `Early Send ${t}`,
     projectDetails: "Four songs",
@@ -141,14 +142,19 @@ async function expectOutcome(page: Page, moment: Moment, outcome: Outcome, sent:
   );
   const [first] = seen.sends;
   if (outcome === "missing field") expect(first!.text, where).toBe(contactForm.submit);
+  else if (outcome === "invisible field") expect([contactForm.submit, contactForm.sending], where).toContain(first!.text);
   else expect(first, `${where}: the button one frame after the click`).toMatchObject({ text: contactForm.sending, disabled: true });
   expect(first!.hydrated, `${where}: React had the page already`).toBe(moment === "after hydration");
   if (moment === "while React hydrates") expect(first!.reactRunning, `${where}: React was not running yet`).toBe(true);
   if (moment.startsWith("before") || moment.startsWith("while the scripts")) expect(first!.reactRunning, where).toBe(false);
   expect(await page.evaluate(() => performance.timeOrigin), `${where}: the document was reloaded`).toBe(sent.timeOrigin);
-  if (outcome === "missing field") {
+  if (outcome === "missing field" || outcome === "invisible field") {
     await page.waitForTimeout(300);
     expect(sent.calls, `${where}: no call`).toEqual([]);
+    // The form is the visitor's again: Send enabled, the fields editable.
+    await expect(form.getByRole("button", { name: contactForm.submit }), where).toBeEnabled();
+    await form.locator("[name=name]").fill("Ada Lovelace");
+    await expect(form.locator("[name=name]"), where).toHaveValue("Ada Lovelace");
   }
 }
 
@@ -216,6 +222,22 @@ test.describe("Send at any moment of hydration, with JavaScript on", () => {
       try {
         const sent = await pressSend(page, moment, "missing field");
         await expectOutcome(page, moment, "missing field", sent);
+        expect(errors, `Send ${moment}: console errors`).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test("a required field of invisible characters only: the missing-field toast, no call, and the form usable again; no reload", async ({
+    browser,
+    baseURL,
+  }) => {
+    for (const moment of MOMENTS) {
+      const { context, page, errors } = await phone(browser, baseURL);
+      try {
+        const sent = await pressSend(page, moment, "invisible field");
+        await expectOutcome(page, moment, "invisible field", sent);
         expect(errors, `Send ${moment}: console errors`).toEqual([]);
       } finally {
         await context.close();
