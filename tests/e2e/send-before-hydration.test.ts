@@ -216,34 +216,23 @@ test.describe("Send at any moment of hydration, with JavaScript on", () => {
     }
   });
 
-  test("a required field with only spaces: the missing-field toast, no call, the values kept; no reload", async ({ browser, baseURL }) => {
-    for (const moment of MOMENTS) {
-      const { context, page, errors } = await phone(browser, baseURL);
-      try {
-        const sent = await pressSend(page, moment, "missing field");
-        await expectOutcome(page, moment, "missing field", sent);
-        expect(errors, `Send ${moment}: console errors`).toEqual([]);
-      } finally {
-        await context.close();
+  for (const [outcome, what] of [
+    ["missing field", "a required field with only spaces: the missing-field toast, no call, the values kept"],
+    ["invisible field", "a required field of invisible characters only: the missing-field toast, no call, and the form usable again"],
+  ] as const) {
+    test(`${what}; no reload`, async ({ browser, baseURL }) => {
+      for (const moment of MOMENTS) {
+        const { context, page, errors } = await phone(browser, baseURL);
+        try {
+          const sent = await pressSend(page, moment, outcome);
+          await expectOutcome(page, moment, outcome, sent);
+          expect(errors, `Send ${moment}: console errors`).toEqual([]);
+        } finally {
+          await context.close();
+        }
       }
-    }
-  });
-
-  test("a required field of invisible characters only: the missing-field toast, no call, and the form usable again; no reload", async ({
-    browser,
-    baseURL,
-  }) => {
-    for (const moment of MOMENTS) {
-      const { context, page, errors } = await phone(browser, baseURL);
-      try {
-        const sent = await pressSend(page, moment, "invisible field");
-        await expectOutcome(page, moment, "invisible field", sent);
-        expect(errors, `Send ${moment}: console errors`).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    }
-  });
+    });
+  }
 
   test("if the scripts cannot run, a Send before hydration posts the form without JavaScript: the enquiry arrives", async ({
     page,

@@ -1,15 +1,13 @@
 // `npm run verify`'s mail checks (scripts/deploy/mail-domain.mjs) against a real DNS server on
 // 127.0.0.1 (npm dns2), started here with the zones of a well set-up studio and of broken ones; the
 // resolver is pointed at it through MAIL_DNS_SERVER, as the README documents. No internet, no mock.
-import { spawn } from "node:child_process";
-import path from "node:path";
 import dns2 from "dns2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isDocumentationDomain, mailDomainChecks, mailResolver } from "../../scripts/deploy/mail-domain.mjs";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
 import { isLocalOrExampleHost } from "../../supabase/functions/_shared/config-checks.ts";
+import { runVerify } from "./run-verify";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const { Packet } = dns2;
 /** A 1024-bit RSA public key, base64, as Resend's DKIM record holds one (split in 255-byte strings in DNS). */
 const DKIM_KEY =
@@ -188,30 +186,17 @@ describe("the sending domain's DNS, looked up on a real DNS server", () => {
 describe("npm run verify", () => {
   it("prints SPF, DKIM and DMARC for --mail-from, looked up through MAIL_DNS_SERVER, and a WARN when MAIL_FROM is STUDIO_INBOX", async () => {
     const closed = await freePort();
-    const output = await new Promise<string>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "scripts/deploy/verify.mjs",
-          "--site",
-          `http://127.0.0.1:${closed}`,
-          "--function",
-          `http://127.0.0.1:${closed}/functions/v1/send-contact-email`,
-          "--mail-from",
-          "Studio <bookings@lakeshoresound.ca>",
-        ],
-        {
-          cwd: ROOT,
-          env: { ...process.env, MAIL_DNS_SERVER: dnsServer, STUDIO_INBOX: "bookings@lakeshoresound.ca", REDELIVERY_SECRET: "" },
-        },
-      );
-      let text = "";
-      child.stdout.on("data", (chunk) => (text += chunk));
-      child.stderr.on("data", (chunk) => (text += chunk));
-      child.once("exit", () => resolve(text));
-    });
+    const { output } = await runVerify(
+      [
+        "--site",
+        `http://127.0.0.1:${closed}`,
+        "--function",
+        `http://127.0.0.1:${closed}/functions/v1/send-contact-email`,
+        "--mail-from",
+        "Studio <bookings@lakeshoresound.ca>",
+      ],
+      { MAIL_DNS_SERVER: dnsServer, STUDIO_INBOX: "bookings@lakeshoresound.ca", REDELIVERY_SECRET: "" },
+    );
     const line = (start: string) => output.split("\n").find((l) => l.includes(start)) ?? `(no line for ${start})`;
     expect(line("SPF:")).toMatch(/^PASS\s+SPF: .*send\.lakeshoresound\.ca TXT "v=spf1 include:amazonses\.com ~all"/);
     expect(line("DKIM:")).toMatch(/^PASS\s+DKIM: .*resend\._domainkey\.lakeshoresound\.ca TXT "p=/);

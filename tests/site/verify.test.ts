@@ -3,19 +3,17 @@
 // real shared cache (nginx) it does not trust, the function stopped, a relay secret the function does
 // not know, the site's origin missing from the function's CORS origins, the mail provider refusing
 // the studio's account, the site down.
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasNginx } from "../../scripts/local-stack/cdn.mjs";
 import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
 import { startStack, type Stack } from "../../scripts/local-stack/stack.mjs";
 import { ENQUIRY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
+import { runVerify } from "./run-verify";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 let stack: Stack;
 
 beforeAll(async () => {
@@ -27,27 +25,8 @@ afterAll(async () => {
 
 /** `npm run verify -- --site … --function …`, with the redelivery secret in the environment. */
 function verify(siteUrl: string) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "scripts/deploy/verify.mjs",
-        "--site",
-        siteUrl,
-        "--function",
-        `${stack.functionUrl}/functions/v1/send-contact-email`,
-      ],
-      {
-        cwd: ROOT,
-        env: { ...process.env, REDELIVERY_SECRET: LOCAL_SECRETS.redelivery },
-      },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    child.once("exit", (code) => resolve({ code, output }));
+  return runVerify(["--site", siteUrl, "--function", `${stack.functionUrl}/functions/v1/send-contact-email`], {
+    REDELIVERY_SECRET: LOCAL_SECRETS.redelivery,
   });
 }
 const line = (output: string, check: string) => output.split("\n").find((l) => l.includes(check)) ?? `(no line for "${check}")`;
