@@ -8,6 +8,36 @@ bash scripts/test/setup.sh
 step() { printf '\n\033[1m== %s\033[0m (at %ss)\n' "$*" "$SECONDS"; }
 export NO_COLOR=1
 
+# Steps that mostly wait (on a database, a browser, a download) run beside the next ones; each one's
+# output is printed whole where it is waited for, and a failure there fails the suite there.
+declare -A beside_pid beside_log beside_started
+beside() {
+  local name=$1
+  shift
+  beside_log[$name]=$(mktemp)
+  beside_started[$name]=$SECONDS
+  printf '\n(at %ss: "%s" starts, beside the next steps)\n' "$SECONDS" "$name"
+  # In a process group of its own, so that stopping it stops everything it started.
+  setsid "$@" >"${beside_log[$name]}" 2>&1 &
+  beside_pid[$name]=$!
+}
+finish_beside() {
+  local name=$1 status=0
+  wait "${beside_pid[$name]}" || status=$?
+  printf '\n-- %s (started at %ss, ended by %ss):\n' "$name" "${beside_started[$name]}" "$SECONDS"
+  cat "${beside_log[$name]}"
+  rm -f "${beside_log[$name]}"
+  unset "beside_pid[$name]"
+  return "$status"
+}
+# Whatever still runs beside when the suite stops early is stopped with it (each cleans up on TERM).
+stop_beside() {
+  local pid
+  for pid in "${beside_pid[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap stop_beside EXIT
+
 step "Lint and format (ESLint, Prettier, deno lint), types (tsc, deno check)"
 npm run lint --silent
 npx tsc --noEmit
@@ -16,19 +46,16 @@ node_modules/deno/deno check --config supabase/functions/send-contact-email/deno
 step "Unit tests (Vitest)"
 npx vitest run --project unit
 
+if [ "${SKIP_CONTAINER:-}" != "1" ]; then
+  # Mostly downloads and package unpacking: it runs beside the function, mail and site tests.
+  beside "Container image (podman)" bash tests/container/container.sh
+fi
+
 step "Function tests (real PostgreSQL + SMTP catcher) under this repo's Deno and the edge runtime's (2.1.x), side by side; the Supabase CLI on this repo"
 # Each run starts its own database and catcher, and mostly waits on them: together they take the time of one.
-deno_log=$(mktemp)
-node scripts/test/function.mjs >"$deno_log" 2>&1 &
-deno_run=$!
-edge_status=0
-node scripts/test/function.mjs --edge-runtime || edge_status=$?
-deno_status=0
-wait "$deno_run" || deno_status=$?
-printf '\n-- the same tests under this repo'"'"'s Deno:\n'
-cat "$deno_log"
-rm -f "$deno_log"
-[ "$edge_status" -eq 0 ] && [ "$deno_status" -eq 0 ]
+beside "the same tests under this repo's Deno" node scripts/test/function.mjs
+node scripts/test/function.mjs --edge-runtime
+finish_beside "the same tests under this repo's Deno"
 node --test tests/deploy/
 
 step "Every mail the function sends: SpamAssassin scores, the Nu HTML checker, rendering (real SMTP catcher)"
@@ -40,17 +67,14 @@ node scripts/test/check-budgets.mjs
 
 step "The site's server, \`npm run stack\`, \`npm run dev\` and \`npm run verify\` (Vitest)"
 # Four files at once on two cores: each starts its own stack on free ports and mostly waits on sockets,
-# timers and child processes (vitest's default is one worker per spare core, here one).
+# timers and child processes (vitest's default is one worker per spare core, here one). The other
+# engines' journey waits on its browsers the same way, so it runs beside.
+beside "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack" npx vitest run --project engines
 npx vitest run --project site --project stack --maxWorkers=4
+finish_beside "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack"
 
 step "Browser tests (Playwright, $(node scripts/local-stack/chromium.mjs), real local stack)"
 npx playwright test
 
-step "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack"
-npx vitest run --project engines
-
-if [ "${SKIP_CONTAINER:-}" != "1" ]; then
-  step "Container image (podman)"
-  bash tests/container/container.sh
-fi
+[ "${SKIP_CONTAINER:-}" = "1" ] || finish_beside "Container image (podman)"
 printf '\nnpm test: every step passed in %ss\n' "$SECONDS"
