@@ -32,9 +32,10 @@ finish_beside() {
 }
 # Whatever still runs beside when the suite stops early is stopped with it (each cleans up on TERM).
 stop_beside() {
-  local pid
-  for pid in "${beside_pid[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+  local name
+  for name in "${!beside_pid[@]}"; do kill -TERM -- "-${beside_pid[$name]}" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  for name in "${!beside_log[@]}"; do rm -f "${beside_log[$name]}"; done
 }
 trap stop_beside EXIT
 
