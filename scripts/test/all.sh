@@ -30,11 +30,16 @@ finish_beside() {
   unset "beside_pid[$name]"
   return "$status"
 }
-# Whatever still runs beside when the suite stops early is stopped with it (each cleans up on TERM).
+# Whatever still runs beside when the suite stops early is stopped with it (each cleans up on TERM),
+# and the end of what it had printed is shown.
 stop_beside() {
   local name
   for name in "${!beside_pid[@]}"; do kill -TERM -- "-${beside_pid[$name]}" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  for name in "${!beside_pid[@]}"; do
+    printf '\n-- %s (stopped with the suite; the end of its output):\n' "$name"
+    tail -n 15 "${beside_log[$name]}"
+  done
   for name in "${!beside_log[@]}"; do rm -f "${beside_log[$name]}"; done
 }
 trap stop_beside EXIT

@@ -29,12 +29,17 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 WORK=$(mktemp -d /var/tmp/studio-container.XXXXXX)
+# Podman's and buildah's temporary files too (else /var/tmp/buildah*), so that cleaning up $WORK
+# removes everything, even after a build that was stopped halfway.
+mkdir -p "$WORK/tmp"
+export TMPDIR=$WORK/tmp
 export CONTAINERS_CONF=$WORK/containers.conf CONTAINERS_STORAGE_CONF=$WORK/storage.conf
 cat >"$CONTAINERS_CONF" <<CONF
 [containers]
 default_ulimits = ["nofile=20000:20000", "nproc=32768:32768"]
 [engine]
 runtime = "runc"
+image_copy_tmp_dir = "$WORK/tmp"
 [network]
 network_backend = "netavark"
 CONF
@@ -49,6 +54,8 @@ had_networks=$([ -d /etc/containers/networks ] && echo yes || echo no)
 had_podman_chains=$(iptables-save 2>/dev/null | grep -q NETAVARK && echo yes || echo no)
 ip_forward=$(cat /proc/sys/net/ipv4/ip_forward 2>/dev/null || echo 0)
 cleanup() {
+  # A second INT or TERM (npm test stopping everything at once) must not cut the cleanup short.
+  trap '' INT TERM
   podman rm -f "$CTR" >/dev/null 2>&1 || true
   podman rmi -af >/dev/null 2>&1 || true
   podman system reset -f >/dev/null 2>&1 || true
@@ -60,9 +67,13 @@ cleanup() {
   fi
   echo "$ip_forward" >/proc/sys/net/ipv4/ip_forward 2>/dev/null || true
   [ "$had_networks" = no ] && rm -rf /etc/containers/networks
+  # Mounts a stopped podman left under $WORK (its overlay storage), deepest first.
+  { findmnt -rn -o TARGET 2>/dev/null | grep "^$WORK/" | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null; done; } || true
   rm -rf /run/containers/storage "$WORK"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # --- the base image --------------------------------------------------------------------------
 if [ -z "${BASE_IMAGE:-}" ] && timeout 60 podman pull -q docker.io/library/node:22-bookworm-slim >/dev/null 2>&1; then

@@ -273,7 +273,11 @@ test("a flood from many senders: the real visitor's enquiry is stored and in the
 
 test("a steady trickle from a few senders, each within its own limit, never holds the site: senders count once per window", async () => {
   await clearGlobal();
-  await using fn = setup({ RATE_LIMIT_GLOBAL: "10", RATE_LIMIT_PER_CLIENT: "5" }, { afterEnquiry: false });
+  // Windows of a day, so that the test runs inside one. Windows are aligned (to the epoch): right after
+  // a boundary, a sender seen on both sides counts in both, the earlier one fading out over the window
+  // (with 10-minute windows, this test failed when it ran across one).
+  const oneWindow = { RATE_LIMIT_CLIENT_WINDOW_SECONDS: "86400", RATE_LIMIT_GLOBAL_WINDOW_SECONDS: "86400" };
+  await using fn = setup({ RATE_LIMIT_GLOBAL: "10", RATE_LIMIT_PER_CLIENT: "5", ...oneWindow }, { afterEnquiry: false });
   const t = token();
   // 6 senders × 5 enquiries = 30 enquiries in the window, 3 times the global limit, but only 6 senders.
   for (let round = 0; round < 5; round++) {

