@@ -27,16 +27,20 @@ finish_beside() {
   printf '\n-- %s (started at %ss, ended by %ss):\n' "$name" "${beside_started[$name]}" "$SECONDS"
   cat "${beside_log[$name]}"
   rm -f "${beside_log[$name]}"
-  unset "beside_pid[$name]"
+  # Marked as ended (`unset` cannot take a name with an apostrophe as a subscript).
+  beside_pid[$name]=""
   return "$status"
 }
 # Whatever still runs beside when the suite stops early is stopped with it (each cleans up on TERM),
 # and the end of what it had printed is shown.
 stop_beside() {
   local name
-  for name in "${!beside_pid[@]}"; do kill -TERM -- "-${beside_pid[$name]}" 2>/dev/null || true; done
+  for name in "${!beside_pid[@]}"; do
+    [ -z "${beside_pid[$name]}" ] || kill -TERM -- "-${beside_pid[$name]}" 2>/dev/null || true
+  done
   wait 2>/dev/null || true
   for name in "${!beside_pid[@]}"; do
+    [ -n "${beside_pid[$name]}" ] || continue
     printf '\n-- %s (stopped with the suite; the end of its output):\n' "$name"
     tail -n 15 "${beside_log[$name]}"
   done
