@@ -27,6 +27,7 @@ for (const [event, before] of listenersBefore) {
 }
 /** Servers started here and not stopped yet, with what stopping them at exit needs. */
 const running = new Map();
+const sleepCell = new Int32Array(new SharedArrayBuffer(4));
 process.on("exit", () => {
   for (const [server, { databaseDir, temporaryDir }] of running) {
     server.stop().catch(() => {}); // its signal goes out at once; nothing can be awaited in `exit`
@@ -34,7 +35,7 @@ process.on("exit", () => {
     // ~0.1 s), at most 5 s, before removing a temporary server's folder.
     const deadline = Date.now() + 5000;
     while (existsSync(path.join(databaseDir, "postmaster.pid")) && Date.now() < deadline) {
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+      Atomics.wait(sleepCell, 0, 0, 20);
     }
     if (temporaryDir) rmSync(temporaryDir, { recursive: true, force: true });
   }
@@ -116,7 +117,9 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
   });
   if (fresh) await server.initialise();
   await server.start();
-  running.set(server, { databaseDir, temporaryDir: persistent ? undefined : parent });
+  /** What stopping it at exit needs (while it runs: `running`). */
+  const atExit = { databaseDir, temporaryDir: persistent ? undefined : parent };
+  running.set(server, atExit);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   // `migrations: false` gives what a new Supabase project has (roles, grants, no schema of ours), for
   // testing `supabase db push` itself.
@@ -145,7 +148,7 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
     },
     async resume() {
       await server.start();
-      running.set(server, { databaseDir, temporaryDir: persistent ? undefined : parent });
+      running.set(server, atExit);
     },
   };
 }
