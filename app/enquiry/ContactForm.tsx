@@ -10,7 +10,9 @@ import { dismissSuccessToast, preloadToasts, showToast, type Tone } from "~/toas
 import {
   characterCount,
   CONTACT_FIELDS,
+  emptyMessage,
   FIELD_LIMITS,
+  FIELD_SPECS,
   FORM_META_FIELDS,
   firstInvalidField,
   hasRequiredFields,
@@ -32,9 +34,10 @@ type Props = {
   outcome?: FormOutcome;
 };
 
-const EMPTY: ContactMessage = { name: "", email: "", projectTitle: "", projectDetails: "" };
+const EMPTY: ContactMessage = emptyMessage();
 
-const autoComplete: Record<ContactField, string> = { name: "name", email: "email", projectTitle: "off", projectDetails: "off" };
+/** The fields shown side by side (where the width allows); every other field has a line of its own. */
+const SIDE_BY_SIDE: readonly ContactField[] = ["name", "email"];
 
 /**
  * The booking form (spec points 4, 5 and 8). Its fields are the browser's own (uncontrolled): what a
@@ -133,8 +136,8 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     if (inFlight.current) return; // a second click while sending does nothing
     const message = Object.fromEntries(fieldsOf(form).map((control) => [control.name, control.value.trim()])) as ContactMessage;
     if (!hasRequiredFields(message)) {
-      // A Send handed over from before hydration may show "Sending..." (the inline check only trims; a
-      // field of invisible characters is blank to this one): the form is the visitor's again.
+      // A Send handed over from before hydration may show "Sending..." (a value changed since it was
+      // pressed): the form is the visitor's again.
       settle();
       notify("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
       return;
@@ -199,9 +202,10 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     else if (!tooLong && fieldErrors[field]) setFieldErrors(({ [field]: _, ...rest }) => rest);
   };
 
-  const field = (name: ContactField, kind: "input" | "textarea" = "input") => {
+  // Each field as its contract entry says (FIELDS): required or optional, one line or many, its autocomplete and type.
+  const field = (name: ContactField) => {
     const error = fieldErrors[name];
-    const required = name !== "projectDetails";
+    const { required, lines, autocomplete, inputType } = FIELD_SPECS[name];
     const common = {
       id: fieldId(name),
       name,
@@ -215,15 +219,15 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       className: styles.control,
     };
     return (
-      <div className={styles.field}>
+      <div key={name} className={styles.field}>
         <label htmlFor={fieldId(name)} className={styles.label}>
           {contactForm.labels[name]}
           {required ? null : <span className={styles.optional}> {contactForm.optional}</span>}
         </label>
-        {kind === "textarea" ? (
-          <textarea {...common} rows={5} />
+        {lines === "many" ? (
+          <textarea {...common} rows={5} autoComplete={autocomplete} />
         ) : (
-          <input {...common} type={name === "email" ? "email" : "text"} autoComplete={autoComplete[name]} />
+          <input {...common} type={inputType} autoComplete={autocomplete} />
         )}
         {error ? (
           <p id={errorId(name)} className={styles.error}>
@@ -264,12 +268,15 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
         <label htmlFor={`${id}-trap`}>Leave this field empty</label>
         <input id={`${id}-trap`} type="text" name={FORM_META_FIELDS.trap} tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
-      <div className={styles.row}>
-        {field("name")}
-        {field("email")}
-      </div>
-      {field("projectTitle")}
-      {field("projectDetails", "textarea")}
+      {CONTACT_FIELDS.map((name) =>
+        !SIDE_BY_SIDE.includes(name) ? (
+          field(name)
+        ) : name === SIDE_BY_SIDE[0] ? (
+          <div key={name} className={styles.row}>
+            {SIDE_BY_SIDE.map(field)}
+          </div>
+        ) : null,
+      )}
       {/* A Send pressed just as this button hydrates may have changed its text (inline-send-before-hydration.ts):
           React then writes its own text instead of failing the part (framework-assumptions.ts). */}
       <button ref={submitRef} type="submit" className={`${button.primary} ${styles.submit}`} disabled={sending} suppressHydrationWarning>

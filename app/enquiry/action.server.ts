@@ -15,6 +15,7 @@ import { FunctionsClient } from "@supabase/functions-js";
 import { CLIENT_ADDRESS_HEADER, CROSS_SITE_HEADER } from "~/server/front-door.server";
 import {
   CONTACT_FIELDS,
+  emptyMessage,
   ENQUIRY_HEADERS,
   FORM_META_FIELDS,
   FUNCTION_NAME,
@@ -42,7 +43,7 @@ type Options = {
 
 export type ActionResult = { outcome: FormOutcome; httpStatus: number };
 
-const EMPTY: ContactMessage = { name: "", email: "", projectTitle: "", projectDetails: "" };
+const EMPTY: ContactMessage = emptyMessage();
 const result = (outcome: FormOutcome, httpStatus = OUTCOME_HTTP_STATUS[outcome.status]): ActionResult => ({ outcome, httpStatus });
 const refused = (httpStatus: number, values: ContactMessage = EMPTY) => result({ status: "refused", values }, httpStatus);
 

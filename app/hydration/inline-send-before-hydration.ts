@@ -6,8 +6,8 @@
  * JavaScript: a reload, a notice instead of the toast, no "Sending...".
  *
  * So until the page is hydrated, this listener takes the form's `submit` (the browser's own checks
- * have passed by then): it stops the post, and, when every required field holds more than spaces,
- * shows "Sending..." on the disabled button in the same frame, makes the fields read-only, and asks
+ * have passed by then): it stops the post, and, when no required field is blank (the contract's own
+ * `isBlank`, serialised beside this function), shows "Sending..." on the disabled button in the same frame, makes the fields read-only, and asks
  * the loader for the scripts at once (HURRY_EVENT). The form's component takes the Send over when it
  * has hydrated (`takeOver`): it sends with supabase-js and shows the spec's toasts, or the
  * missing-field toast with no call. If the scripts cannot run (SCRIPTS_FAILED_EVENT), or React has not
@@ -16,7 +16,7 @@
  * It must stay self-contained: it is serialised into the page with `Function.prototype.toString`.
  */
 import { contactForm } from "~/content";
-import { CONTACT_FIELDS, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
+import { BLANK_RULE_SOURCE, CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
 import { HYDRATED_ATTRIBUTE } from "./guard-input-from-react";
 import { HURRY_EVENT, INTENT_ATTRIBUTE, SCRIPTS_FAILED_EVENT } from "./inline-script-loader";
 
@@ -48,7 +48,8 @@ export type SendConfig = {
   deadlineMs: number;
 };
 
-export function sendBeforeHydration(config: SendConfig) {
+/** `blank`: the contract's rule; the page passes it (the default is for tests in this bundle, never serialised). */
+export function sendBeforeHydration(config: SendConfig, blank: (value: string) => boolean = isBlank) {
   let receiver: (() => void) | undefined;
   let waiting: HTMLFormElement | undefined;
   let scriptsFailed = false;
@@ -85,10 +86,10 @@ export function sendBeforeHydration(config: SendConfig) {
       if (waiting) return; // a second press while waiting does nothing
       const value = (name: string) => {
         const field = form.elements.namedItem(name);
-        return field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement ? field.value.trim() : "";
+        return field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement ? field.value : "";
       };
       // Only a message that will be sent shows "Sending..." (a blank field gets its toast, and no call).
-      if (config.required.every((name) => value(name) !== "")) {
+      if (config.required.every((name) => !blank(value(name)))) {
         const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
         if (button) {
           button.disabled = true;
@@ -123,7 +124,8 @@ export function sendBeforeHydrationSource() {
     failedEvent: SCRIPTS_FAILED_EVENT,
     deadlineMs: SEND_DEADLINE_MS,
   };
-  return `(${sendBeforeHydration.toString()})(${JSON.stringify(config)});`;
+  const blank = `(value) => (${isBlank.toString()})(value, ${BLANK_RULE_SOURCE})`;
+  return `(${sendBeforeHydration.toString()})(${JSON.stringify(config)}, ${blank});`;
 }
 
 /** The page's offer, or undefined where the page did not inline it (component tests, other documents). */

@@ -21,6 +21,14 @@ create schema if not exists supabase_migrations;
 create table if not exists supabase_migrations.schema_migrations (version text primary key, statements text[], name text);
 `;
 
+/**
+ * Migrations renamed after databases recorded them, old version to new: the same SQL, so a database that
+ * applied the old name gets its record renamed, not the migration again. The baseline was first named
+ * 20261126000000, a day after it was written, so `supabase migration new` made names that sorted before
+ * it (docs/decisions/022; a hosted project runs the README's `supabase migration repair` instead).
+ */
+export const RENAMED_VERSIONS = { "20261126000000": "20261125000000" };
+
 /** The migration files in order; `version` is the timestamp prefix, as the Supabase CLI reads it. */
 export function migrationFiles() {
   const dir = path.join(root, "supabase/migrations");
@@ -45,6 +53,13 @@ export async function migrate(url, { only = "all" } = {}) {
     await sql.unsafe(SUPABASE_BOOTSTRAP);
     if (only === "bootstrap") return applied;
     const done = new Set((await sql`select version from supabase_migrations.schema_migrations`).map((r) => r.version));
+    for (const [old, renamed] of Object.entries(RENAMED_VERSIONS)) {
+      if (!done.has(old) || done.has(renamed)) continue;
+      await sql`update supabase_migrations.schema_migrations set version = ${renamed} where version = ${old}`;
+      done.delete(old);
+      done.add(renamed);
+      console.log(`migrate: the database recorded migration ${old}, now named ${renamed}: its record is renamed (docs/decisions/022)`);
+    }
     const files = migrationFiles();
     // As `supabase db push` does: a database with versions this checkout does not have was made from
     // another history (the migrations before the baseline of docs/decisions/021, or another branch).

@@ -7,40 +7,58 @@
 /** The Edge Function the browser calls with `functions.invoke` (spec point 7). */
 export const FUNCTION_NAME = "send-contact-email";
 
-export const CONTACT_FIELDS = ["name", "email", "projectTitle", "projectDetails"] as const;
-export type ContactField = (typeof CONTACT_FIELDS)[number];
-
-/** What the browser sends (spec point 7): all text, only projectDetails optional. */
-export type ContactMessage = {
-  name: string;
-  email: string;
-  projectTitle: string;
-  projectDetails: string;
+/**
+ * One field of the message, described once: every layer reads its entry (docs/decisions/022 has the
+ * recipe for adding one). `name` is the key in the JSON body, the form control's name, the key of its
+ * label and placeholder in app/content.ts (`contactForm.labels`, `contactForm.placeholders`), and, in
+ * snake_case (`columnOf`), its column in contact_enquiries. Every field is blank by the same rule
+ * (`isBlank`): a blank required field is missing, a blank optional one is stored as "".
+ */
+export type FieldSpec = {
+  readonly name: string;
+  /** How error messages and the studio's mails name it. */
+  readonly label: string;
+  readonly required: boolean;
+  /** The most characters a person sees (code points, as the table's char_length counts). */
+  readonly limit: number;
+  /** One line (an input; line breaks and every control character refused) or many (a textarea). */
+  readonly lines: "one" | "many";
+  /** The control's autocomplete (none: the browser's default), and its type (an input's; a textarea has none). */
+  readonly autocomplete?: string;
+  readonly inputType: "text" | "email" | "tel";
 };
 
 /**
  * The longest address, in its stored (ASCII) form: RFC 5321's 256-octet path less its angle brackets.
- * The database checks the same limit (contact_enquiries.email, proven equal by
- * tests/function/schema.test.ts); the local SMTP catcher takes it too (smtp-server alone stops at 253).
+ * The local SMTP catcher takes it too (smtp-server alone stops at 253).
  */
 export const MAX_EMAIL_LENGTH = 254;
 
+/** The message's fields, in the form's order. */
+export const FIELDS = [
+  { name: "name", label: "Name", required: true, limit: 100, lines: "one", autocomplete: "name", inputType: "text" },
+  { name: "email", label: "Email", required: true, limit: MAX_EMAIL_LENGTH, lines: "one", autocomplete: "email", inputType: "email" },
+  { name: "projectTitle", label: "Project title", required: true, limit: 200, lines: "one", autocomplete: "off", inputType: "text" },
+  { name: "projectDetails", label: "Project details", required: false, limit: 5000, lines: "many", inputType: "text" },
+] as const satisfies readonly FieldSpec[];
+
+export type ContactField = (typeof FIELDS)[number]["name"];
+/** What the browser sends (spec point 7): every field as text. */
+export type ContactMessage = Record<ContactField, string>;
+
+export const CONTACT_FIELDS: readonly ContactField[] = FIELDS.map((f) => f.name);
+export const FIELD_SPECS = Object.fromEntries(FIELDS.map((f) => [f.name, f])) as Readonly<Record<ContactField, FieldSpec>>;
 /**
  * Limits in characters a person sees, counted as Unicode code points (after trimming): the same count
- * as the database's char_length.
+ * as the database's char_length (tests/function/schema.test.ts proves each column's limit is this).
  */
-export const FIELD_LIMITS: Readonly<Record<ContactField, number>> = {
-  name: 100,
-  email: MAX_EMAIL_LENGTH,
-  projectTitle: 200,
-  projectDetails: 5000,
-};
+export const FIELD_LIMITS = Object.fromEntries(FIELDS.map((f) => [f.name, f.limit])) as Readonly<Record<ContactField, number>>;
+export const REQUIRED_FIELDS: readonly ContactField[] = FIELDS.filter((f) => f.required).map((f) => f.name);
+/** A message with every field empty (a form before it is filled). */
+export const emptyMessage = (): ContactMessage => Object.fromEntries(CONTACT_FIELDS.map((f) => [f, ""])) as ContactMessage;
 
 /** A request body larger than this is refused with 413 before it is parsed. */
 export const MAX_BODY_BYTES = 16 * 1024;
-
-export const REQUIRED_FIELDS = ["name", "email", "projectTitle"] as const satisfies readonly ContactField[];
-const SINGLE_LINE_FIELDS: readonly ContactField[] = ["name", "email", "projectTitle"];
 
 /**
  * Everything that is not the message itself travels in headers, so the JSON body stays exactly
@@ -88,12 +106,8 @@ export type EnquiryResult =
 
 export type ParseResult = { ok: true; message: ContactMessage } | { ok: false; fieldErrors: FieldErrors };
 
-const LABELS: Record<ContactField, string> = {
-  name: "Name",
-  email: "Email",
-  projectTitle: "Project title",
-  projectDetails: "Project details",
-};
+/** A field's column in contact_enquiries: its name in snake_case (projectTitle: project_title). */
+export const columnOf = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The length a person sees (code points), as the database's char_length counts. */
 export function characterCount(value: string): number {
@@ -195,9 +209,14 @@ export function neutralize(value: string, { lines = false } = {}): string {
  * left is white space of any kind and combining marks standing alone (a mark needs a letter to sit
  * on). A letter, digit, punctuation, symbol, or a character newer than this runtime, is something.
  */
-export function isBlank(value: string): boolean {
-  return NOTHING_TO_READ.test(neutralize(value));
+export function isBlank(value: string, rule = { invisible: INVISIBLE, nothingToRead: NOTHING_TO_READ }): boolean {
+  // `neutralize` then NOTHING_TO_READ, in one step. It names nothing outside itself (`rule` carries the
+  // patterns), so the page's inline Send check runs this same function (inline-send-before-hydration.ts).
+  return rule.nothingToRead.test(value.replace(rule.invisible, ""));
 }
+
+/** The patterns `isBlank` takes, as the page's inline script writes them (regular expression literals). */
+export const BLANK_RULE_SOURCE = `{ invisible: ${INVISIBLE}, nothingToRead: ${NOTHING_TO_READ} }`;
 
 /**
  * A field's text in one form, whichever path it came through: a form post sends line breaks as CRLF,
@@ -215,7 +234,7 @@ export function hasRequiredFields(values: Partial<Record<ContactField, unknown>>
 }
 
 export function tooLongMessage(field: ContactField): string {
-  return `${LABELS[field]} must be ${FIELD_LIMITS[field]} characters or fewer.`;
+  return `${FIELD_SPECS[field].label} must be ${FIELD_LIMITS[field]} characters or fewer.`;
 }
 
 /** Validates unknown input into a ContactMessage (its address normalised: normalizeEmail); unknown fields are ignored. */
@@ -224,33 +243,31 @@ export function parseContactMessage(input: unknown): ParseResult {
   const fieldErrors: FieldErrors = {};
   const message = {} as ContactMessage;
 
-  for (const field of CONTACT_FIELDS) {
+  for (const { name: field, label, required, limit, lines, inputType } of FIELDS) {
     const raw = source[field];
     if (raw !== undefined && raw !== null && typeof raw !== "string") {
-      fieldErrors[field] = `${LABELS[field]} must be text.`;
+      fieldErrors[field] = `${label} must be text.`;
       continue;
     }
     const value = text(raw);
-    const singleLine = SINGLE_LINE_FIELDS.includes(field);
+    const singleLine = lines === "one";
     if (isBlank(value)) {
-      // Nothing a reader would see: required fields are missing, the details are left out.
+      // Nothing a reader would see: a required field is missing, an optional one is left out.
       message[field] = "";
-      if ((REQUIRED_FIELDS as readonly string[]).includes(field)) {
-        fieldErrors[field] = `${LABELS[field]} is required.`;
-      }
+      if (required) fieldErrors[field] = `${label} is required.`;
       continue;
     }
     message[field] = value;
-    if (characterCount(value) > FIELD_LIMITS[field]) {
+    if (characterCount(value) > limit) {
       fieldErrors[field] = tooLongMessage(field);
     } else if (singleLine && LINE_BREAKS.test(value)) {
-      fieldErrors[field] = `${LABELS[field]} must be a single line.`;
+      fieldErrors[field] = `${label} must be a single line.`;
     } else if ((singleLine ? SINGLE_LINE_CONTROL_CHARS : CONTROL_CHARS).test(value) || LONE_SURROGATE.test(value)) {
-      fieldErrors[field] = `${LABELS[field]} contains characters that are not allowed.`;
-    } else if (field === "email") {
+      fieldErrors[field] = `${label} contains characters that are not allowed.`;
+    } else if (inputType === "email") {
       const normalized = normalizeEmail(value);
-      if (normalized === null) fieldErrors.email = "Enter a valid email address, like name@example.com.";
-      else message.email = normalized;
+      if (normalized === null) fieldErrors[field] = "Enter a valid email address, like name@example.com.";
+      else message[field] = normalized;
     }
   }
 

@@ -7,7 +7,7 @@
  * Windows ignores white-space), inline styles only, no images, no scripts (docs/decisions/018).
  */
 import { domainToUnicode } from "node:url";
-import { type ContactMessage, neutralize } from "../_shared/contact-message.ts";
+import { type ContactField, type ContactMessage, FIELDS, isBlank, neutralize } from "../_shared/contact-message.ts";
 
 export type Email = {
   to: string;
@@ -117,14 +117,22 @@ export function mailtoHref(address: string, subject?: string): string {
 }
 
 /** The visitor's fields as every mail shows them: nothing invisible, the address with its Unicode form. */
-function shown(message: ContactMessage) {
-  return {
-    name: neutralize(message.name),
-    email: addressForStudio(message.email),
-    projectTitle: neutralize(message.projectTitle),
-    projectDetails: neutralize(message.projectDetails, { lines: true }).replace(/^\n+|\n+$/g, ""),
-  };
+function shown(message: ContactMessage): ContactMessage {
+  return Object.fromEntries(
+    FIELDS.map(({ name, lines, inputType }) => [
+      name,
+      inputType === "email"
+        ? addressForStudio(message[name])
+        : lines === "many"
+          ? neutralize(message[name], { lines: true }).replace(/^\n+|\n+$/g, "")
+          : neutralize(message[name]),
+    ]),
+  ) as ContactMessage;
 }
+
+/** The fields of one line (a row each in the studio's mail) and of several lines (a section each), in form order. */
+const ONE_LINE = FIELDS.filter((f) => f.lines === "one");
+const MANY_LINES = FIELDS.filter((f) => f.lines === "many");
 
 /** The short reference the visitor's confirmation gives (the enquiry id's first 8 characters). */
 const referenceOf = (enquiryId: string) => enquiryId.slice(0, 8);
@@ -141,12 +149,8 @@ export function studioNotification(message: ContactMessage, opts: { studioInbox:
   const text = [
     "New booking enquiry",
     "",
-    `Name: ${visitor.name}`,
-    `Email: ${visitor.email}`,
-    `Project title: ${visitor.projectTitle}`,
-    "",
-    "Project details:",
-    visitor.projectDetails || "(none)",
+    ...ONE_LINE.map(({ name, label }) => `${label}: ${visitor[name] || "(none)"}`),
+    ...MANY_LINES.flatMap(({ name, label }) => ["", `${label}:`, visitor[name] || "(none)"]),
     "",
     `To answer ${visitor.name}, reply to this e-mail (it goes to ${message.email}).`,
     "",
@@ -156,15 +160,21 @@ export function studioNotification(message: ContactMessage, opts: { studioInbox:
   const row = (label: string, value: string) =>
     `<tr><th scope="row" style="${cell};text-align:left;font-weight:600;white-space:nowrap">${label}</th><td dir="auto" style="${cell}">${value}</td></tr>`;
   const mailto = escapeHtml(mailtoHref(message.email, replySubject));
+  const cellOf = (name: ContactField, inputType: string) =>
+    inputType === "email"
+      ? `<a href="${mailto}" style="color:#4b2bb3">${escapeHtml(visitor[name])}</a>`
+      : escapeHtml(visitor[name] || "(none)");
   const html = layout(
     subject,
     `<h1 style="font-size:20px;margin:0 0 12px">New booking enquiry</h1>\n` +
       `<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">` +
-      row("Name", escapeHtml(visitor.name)) +
-      row("Email", `<a href="${mailto}" style="color:#4b2bb3">${escapeHtml(visitor.email)}</a>`) +
-      row("Project title", escapeHtml(visitor.projectTitle)) +
-      `</table>\n<h2 style="font-size:16px;margin:0 0 8px">Project details</h2>\n` +
-      (paragraphs(visitor.projectDetails) || `<p style="margin:0 0 12px">(none)</p>`) +
+      ONE_LINE.map(({ name, label, inputType }) => row(escapeHtml(label), cellOf(name, inputType))).join("") +
+      `</table>` +
+      MANY_LINES.map(
+        ({ name, label }) =>
+          `\n<h2 style="font-size:16px;margin:0 0 8px">${escapeHtml(label)}</h2>\n` +
+          (paragraphs(visitor[name]) || `<p style="margin:0 0 12px">(none)</p>`),
+      ).join("") +
       `\n<p style="margin:20px 0"><a href="${mailto}" style="display:inline-block;padding:10px 16px;border-radius:6px;background:#4b2bb3;color:#ffffff;font-weight:600;text-decoration:none">Reply to ${escapeHtml(visitor.name)}</a></p>\n` +
       `<p style="margin:0 0 8px;color:#555555;font-size:14px">Or reply to this e-mail: it goes to ${escapeHtml(message.email)}.</p>\n` +
       `<p style="margin:0;color:#555555;font-size:14px">Reference: ${escapeHtml(reference)} (enquiry ID: ${escapeHtml(opts.enquiryId)})</p>`,
@@ -203,10 +213,14 @@ export function visitorConfirmation(opts: { to: string; studioName: string; stud
   return { to: opts.to, replyTo: opts.studioInbox, subject, text, html };
 }
 
+/** The fields the digest shows in their own places (the title as a heading, the sender, the details); others get a line each. */
+const DIGEST_PLACED: readonly ContactField[] = ["name", "email", "projectTitle", "projectDetails"];
+const DIGEST_OTHERS = FIELDS.filter((f) => !DIGEST_PLACED.includes(f.name));
+
 /**
  * To the studio, instead of one mail each, for enquiries that arrived past the global rate (a flood):
- * oldest first, each with its sender and title, the details shortened, and a link to reply to its
- * visitor; the full rows are in contact_enquiries.
+ * oldest first, each with its sender and title, any other field given, the details shortened, and a
+ * link to reply to its visitor; the full rows are in contact_enquiries.
  */
 export function studioDigest(
   enquiries: { enquiryId: string; message: ContactMessage; createdAt: Date }[],
@@ -224,25 +238,29 @@ export function studioDigest(
       .replace("T", " ")
       .replace(/\.\d+Z$/, " UTC"),
     details: shorten(neutralize(message.projectDetails, { lines: true }).trim() || "(no details)", 300),
+    others: DIGEST_OTHERS.filter(({ name }) => !isBlank(message[name])).map(
+      ({ name, label, lines }) => `${label}: ${shorten(neutralize(message[name], { lines: lines === "many" }).trim(), 300)}`,
+    ),
     visitor: shown(message),
   }));
   const text = [
     subject,
     "",
     intro,
-    ...entries.flatMap(({ enquiryId, when, details, visitor }) => [
+    ...entries.flatMap(({ enquiryId, when, details, others, visitor }) => [
       "",
       `- ${visitor.projectTitle}`,
       `  From: ${visitor.name} <${visitor.email}>, ${when}`,
-      ...details.split("\n").map((line) => `  ${line}`),
+      ...[...others, details].flatMap((block) => block.split("\n")).map((line) => `  ${line}`),
       `  Reference: ${referenceOf(enquiryId)} (enquiry ID: ${enquiryId})`,
     ]),
   ].join("\n");
   const items = entries
     .map(
-      ({ enquiryId, address, when, details, visitor }) =>
+      ({ enquiryId, address, when, details, others, visitor }) =>
         `<li style="margin:0 0 16px"><strong dir="auto">${escapeHtml(visitor.projectTitle)}</strong><br>` +
         `From <span dir="auto">${escapeHtml(visitor.name)}</span> &lt;<a href="${escapeHtml(mailtoHref(address, `Re: ${visitor.projectTitle}`))}" style="color:#4b2bb3">${escapeHtml(visitor.email)}</a>&gt;, ${escapeHtml(when)}<br>` +
+        others.map((line) => `<span dir="auto">${line.split("\n").map(escapeHtml).join("<br>")}</span><br>`).join("") +
         `<span dir="auto" style="color:#444444">${details.split("\n").map(escapeHtml).join("<br>")}</span><br>` +
         `<small style="color:#555555">Reference: ${escapeHtml(referenceOf(enquiryId))} (enquiry ID: ${escapeHtml(enquiryId)})</small></li>`,
     )

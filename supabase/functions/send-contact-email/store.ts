@@ -1,6 +1,6 @@
 /** Postgres access for enquiries, deliveries, rate limits and redelivery runs (schema: supabase/migrations, one baseline: docs/decisions/021). */
 import postgres from "postgres";
-import type { ContactMessage } from "../_shared/contact-message.ts";
+import { columnOf, CONTACT_FIELDS, type ContactMessage } from "../_shared/contact-message.ts";
 import type { Limits } from "./config.ts";
 
 export type DeliveryKind = "studio" | "confirmation";
@@ -40,12 +40,21 @@ export type Store = ReturnType<typeof createStore>;
 /** How long a claimed delivery (or digest) is reserved before another caller may take it. */
 const CLAIM_SECONDS = 120;
 
-type MessageRow = { name: string; email: string; project_title: string; project_details: string };
-const messageOf = (r: MessageRow): ContactMessage => ({
-  name: r.name,
-  email: r.email,
-  projectTitle: r.project_title,
-  projectDetails: r.project_details,
+/**
+ * An enquiry as SQL takes and returns it (docs/decisions/022): its row as JSON, keyed by column. A
+ * field of the contract is its column (`columnOf`), so a new field passes through without a change here.
+ */
+type EnquiryRow = { id: string; mailbox: string; created_at: string } & Record<string, unknown>;
+const rowOf = (message: ContactMessage) => Object.fromEntries(CONTACT_FIELDS.map((f) => [columnOf(f), message[f]]));
+/** The message as stored: a column still null (added after its row was written) reads as a blank field. */
+const messageOf = (row: EnquiryRow): ContactMessage =>
+  Object.fromEntries(CONTACT_FIELDS.map((f) => [f, (row[columnOf(f)] as string | null) ?? ""])) as ContactMessage;
+/** A delivery with what its mail is built from: the stored row, for the first attempt and every retry alike. */
+const deliveryOf = (kind: DeliveryKind, row: EnquiryRow): ClaimedDelivery => ({
+  enquiryId: row.id,
+  kind,
+  message: messageOf(row),
+  mailbox: row.mailbox,
 });
 
 /**
@@ -87,9 +96,11 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       limits: Limits,
       { claim }: { claim: boolean },
     ): Promise<SubmitOutcome> {
-      const [row] = await sql<{ outcome: string; enquiry_id: string | null; retry_after: number | null; claimed: DeliveryKind[] | null }[]>`
+      const [row] = await sql<
+        { outcome: string; enquiry_id: string | null; retry_after: number | null; enquiry: EnquiryRow | null; claimed: DeliveryKind[] | null }[]
+      >`
         select * from private.submit_enquiry(
-          ${key}::uuid, ${message.name}, ${message.email}, ${mailbox}, ${message.projectTitle}, ${message.projectDetails}, ${clientHash},
+          ${key}::uuid, ${sql.json(rowOf(message))}, ${mailbox}, ${clientHash},
           ${limits.perClient}, make_interval(secs => ${limits.clientWindowSeconds}),
           ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds}),
           ${limits.enquiriesPerDay}, ${limits.heldMax}, ${limits.confirmationsPerSenderPerDay},
@@ -99,7 +110,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
         return { outcome: row.outcome, retryAfterSeconds: row.retry_after ?? 60 };
       const enquiryId = row.enquiry_id!;
       if (row.outcome === "stored" || row.outcome === "held") {
-        const claimed = (row.claimed ?? []).map((kind) => ({ enquiryId, kind, message, mailbox }));
+        const claimed = (row.claimed ?? []).map((kind) => deliveryOf(kind, row.enquiry!));
         return { outcome: row.outcome, enquiryId, claimed };
       }
       return { outcome: row.outcome as "duplicate" | "conflict", enquiryId };
@@ -107,9 +118,9 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
 
     /** Claims up to `limit` due deliveries to send (of one enquiry, or of all when `enquiryId` is null). */
     async claim(enquiryId: string | null, limit: number, maxAttempts: number): Promise<ClaimedDelivery[]> {
-      const rows = await sql<(MessageRow & { enquiry_id: string; kind: DeliveryKind; mailbox: string })[]>`
-        select * from private.claim_deliveries(${enquiryId}::uuid, ${limit}, ${maxAttempts}, make_interval(secs => ${CLAIM_SECONDS}))`;
-      return rows.map((r) => ({ enquiryId: r.enquiry_id, kind: r.kind, message: messageOf(r), mailbox: r.mailbox }));
+      const rows = await sql<{ kind: DeliveryKind; enquiry: EnquiryRow }[]>`
+        select kind, enquiry from private.claim_deliveries(${enquiryId}::uuid, ${limit}, ${maxAttempts}, make_interval(secs => ${CLAIM_SECONDS}))`;
+      return rows.map((r) => deliveryOf(r.kind, r.enquiry));
     },
 
     /**
@@ -155,9 +166,9 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
 
     /** Claims up to `limit` held studio mails, oldest first, to go out as one digest. */
     async claimDigest(limit: number): Promise<HeldEnquiry[]> {
-      const rows = await sql<(MessageRow & { enquiry_id: string; created_at: Date })[]>`
-        select * from private.claim_digest(${limit}, make_interval(secs => ${CLAIM_SECONDS}))`;
-      return rows.map((r) => ({ enquiryId: r.enquiry_id, createdAt: r.created_at, message: messageOf(r) }));
+      const rows = await sql<{ enquiry: EnquiryRow }[]>`
+        select enquiry from private.claim_digest(${limit}, make_interval(secs => ${CLAIM_SECONDS}))`;
+      return rows.map(({ enquiry }) => ({ enquiryId: enquiry.id, createdAt: new Date(enquiry.created_at), message: messageOf(enquiry) }));
     },
 
     /** After the digest: sent, or back to held (unclaimed) for the next run. */

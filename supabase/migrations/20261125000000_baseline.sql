@@ -252,6 +252,7 @@ $$;
 -- Storing an enquiry
 -- ---------------------------------------------------------------------------------------------------
 
+-- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (the enquiry as a row, decision 022).
 -- The first enquiry within rules().same_message_within with this message, if any. The page carries
 -- no per-visitor key (decision 012), so the same message can come under two keys (the no-JavaScript
 -- post still on its way when Send is pressed again, a reload, a second tab): it is one enquiry.
@@ -266,6 +267,7 @@ as $$
   order by e.created_at limit 1;
 $$;
 
+-- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (the enquiry as a row, decision 022).
 -- Stores an enquiry with its two deliveries, in one transaction, within the limits (decisions 013, 017).
 -- outcome:
 --   'stored'       stored; its mails are due
@@ -405,6 +407,7 @@ $$;
 -- Delivering mail (docs/decisions/003, 014)
 -- ---------------------------------------------------------------------------------------------------
 
+-- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (the enquiry as a row, decision 022).
 -- Claims up to p_limit due deliveries, of one enquiry (p_enquiry) or of all (null, oldest due first):
 -- pending ones whose next attempt has come, and 'sending' ones whose claim expired (the process died
 -- mid-send). The attempt is counted here, when it is really about to be made. SKIP LOCKED: concurrent
@@ -519,6 +522,7 @@ begin
 end;
 $$;
 
+-- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (the enquiry as a row, decision 022).
 -- Claims up to p_limit held studio mails for one digest, oldest enquiries first. They stay 'held' with
 -- a claim: if the digest never finishes, the claim expires and the next run takes them again.
 create function private.claim_digest(p_limit integer, p_lock interval)
