@@ -31,19 +31,20 @@ begin
 end;
 $$;
 
--- The first enquiry within rules().same_message_within with this message to this mailbox, if any.
--- The page carries no per-visitor key (decision 012), so the same message can come under two keys (the
--- no-JavaScript post still on its way when Send is pressed again, a reload, a second tab): it is one
--- enquiry. The address is compared as its mailbox (one spelling or another), every other field as
--- stored.
-create function private.same_message(p_mailbox text, p_message jsonb)
+-- The first enquiry within rules().same_message_within from this sender with this message to this
+-- mailbox, if any: one visitor's double submit. The page carries no per-visitor key (decision 012), so
+-- their same message can come under two keys (the no-JavaScript post still on its way when Send is
+-- pressed again, a reload, a second tab). Never another sender's (docs/decisions/022): whether someone
+-- else sent this message must not change any answer. The address is compared as its mailbox (one
+-- spelling or another), every other field as stored.
+create function private.same_message(p_client_hash text, p_mailbox text, p_message jsonb)
 returns uuid
 language sql
 stable
 as $$
   select e.id from public.contact_enquiries e
-  where e.mailbox = p_mailbox and e.created_at > now() - (select same_message_within from private.rules())
-    and to_jsonb(e) @> (p_message - 'email')
+  where e.client_hash = p_client_hash and e.created_at > now() - (select same_message_within from private.rules())
+    and e.mailbox = p_mailbox and to_jsonb(e) @> (p_message - 'email')
   order by e.created_at limit 1;
 $$;
 
@@ -53,8 +54,9 @@ $$;
 --   'stored'       stored; its mails are due
 --   'held'         stored; past the global rate its mails wait (a digest for the studio, the
 --                  confirmation paused until the flood ends)
---   'duplicate'    the same key and message again, or the same message under another key: the first
---                  enquiry's id, no new mail, no rate-limit hit
+--   'duplicate'    the same key and message again (a replay: not counted again), or the same message
+--                  from the same sender under another key (counted against the sender's limit): the
+--                  first enquiry's id, no new mail. Never another sender's enquiry (same_message).
 --   'conflict'     the same key with another message: the first stays
 --   'rate-limited' the sender's own limit (sliding window), or their held enquiries of the day
 --   'busy'         a budget is spent: the enquiries of the day, or the enquiries held at once
@@ -95,19 +97,13 @@ begin
     return;
   end if;
 
-  -- Enquiries to the same mailbox, and from the same sender, are decided one at a time: two paths
-  -- sending the same message at once store it once, and confirmations are counted exactly.
-  perform pg_advisory_xact_lock(hashtext('confirmation:' || p_mailbox));
+  -- Enquiries from the same sender, and to the same mailbox, are decided one at a time: one visitor's
+  -- two paths sending the same message at once store it once, and confirmations are counted exactly.
   if p_client_hash <> '' then perform pg_advisory_xact_lock(hashtext('sender:' || p_client_hash)); end if;
-  -- The same message under another key (the other path, a reload, a second tab): the same enquiry,
-  -- before any limit counts it.
-  v_id := private.same_message(p_mailbox, p_message);
-  if v_id is not null then
-    return query select 'duplicate'::text, v_id, null::integer, null::jsonb, null::text[];
-    return;
-  end if;
+  perform pg_advisory_xact_lock(hashtext('confirmation:' || p_mailbox));
 
-  -- The sender's own limit, then the global rate, counted once per sender and window.
+  -- The sender's own limit, then the global rate, counted once per sender and window. Every request
+  -- counts, a repeat of the sender's own message too: no answer depends on what others sent.
   if p_client_hash <> '' then
     select c.hits, c.estimate, c.seconds_left into v_client_hits, v_client_estimate, v_client_retry
     from private.count_hit('client:' || p_client_hash, p_client_window) c;
@@ -120,6 +116,16 @@ begin
     v_held := (private.count_hit('global', p_global_window)).estimate > p_global;
   else
     v_held := private.rate_estimate('global', p_global_window) > p_global;
+  end if;
+
+  -- The sender's own message again under another key (the other path, a reload, a second tab): the
+  -- same enquiry. Without a sender ('') nothing tells two callers apart: no match.
+  if p_client_hash <> '' then
+    v_id := private.same_message(p_client_hash, p_mailbox, p_message);
+    if v_id is not null then
+      return query select 'duplicate'::text, v_id, null::integer, null::jsonb, null::text[];
+      return;
+    end if;
   end if;
 
   -- Budgets: the enquiries stored in a day, those held at once, and one sender's held in a day.

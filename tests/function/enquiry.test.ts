@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ENQUIRY_HEADERS, MAX_BODY_BYTES } from "../../supabase/functions/_shared/contact-message.ts";
-import { db, emailOf, enquiry, mailsAbout, mailsTo, ORIGIN, rowsAbout, setup, STUDIO_INBOX, test, token, URL_, valid } from "./support.ts";
+import { client, db, emailOf, enquiry, mailsAbout, mailsTo, ORIGIN, rowsAbout, setup, STUDIO_INBOX, test, token, URL_, valid } from "./support.ts";
 
 test("stores one row and mails the studio and the visitor with the entered texts", async () => {
   await using fn = setup();
@@ -225,11 +225,12 @@ test("the same idempotency key with another message gets 409 with a clear messag
   assert.equal(rows[0]!.project_details, `Four songs ${t}`);
 });
 
-test("the same message under other keys (the other path, a reload, a second tab) is the same enquiry: one row, one pair of mails", async () => {
+test("the same message from the same sender under other keys (the other path, a reload, a second tab) is the same enquiry: one row, one pair of mails", async () => {
   await using fn = setup();
   const t = token();
+  const sender = client();
   const send = (message: ReturnType<typeof valid>) =>
-    fn.handle(enquiry(message, { [ENQUIRY_HEADERS.idempotencyKey]: crypto.randomUUID() }));
+    fn.handle(enquiry(message, { [ENQUIRY_HEADERS.idempotencyKey]: crypto.randomUUID(), "cf-connecting-ip": sender }));
   // Two at once (a no-JavaScript post still on its way and the hydrated page's send), then one later
   // with the address spelled in other case.
   const [first, second] = await Promise.all([send(valid(t)), send(valid(t))]);
@@ -247,8 +248,9 @@ test("the same message under other keys (the other path, a reload, a second tab)
 test("the same message is recognised across paths: a form post's CRLF line breaks and a script's LF, decomposed and composed letters", async () => {
   await using fn = setup();
   const t = token();
+  const sender = client();
   const send = (message: ReturnType<typeof valid>) =>
-    fn.handle(enquiry(message, { [ENQUIRY_HEADERS.idempotencyKey]: crypto.randomUUID() }));
+    fn.handle(enquiry(message, { [ENQUIRY_HEADERS.idempotencyKey]: crypto.randomUUID(), "cf-connecting-ip": sender }));
   const scripted = { ...valid(t), name: "Zo\u00eb", projectDetails: `Four songs ${t}\nand a bonus track` };
   const posted = { ...scripted, name: "Zoe\u0308", projectDetails: scripted.projectDetails.replace("\n", "\r\n") };
   const [first, second] = [await send(scripted), await send(posted)];

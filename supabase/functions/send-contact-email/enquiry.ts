@@ -94,7 +94,10 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     }
     if (relayed) {
       const relayedAddress = request.headers.get(RELAY_HEADERS.client)?.trim();
-      return relayedAddress ? `relay:${senderOf(relayedAddress)}` : null;
+      // The same sender as the visitor's own browser calls (the platform's header, the same address):
+      // one visitor is one sender whichever path they take (their double submit is recognised,
+      // and both paths count against one limit).
+      return relayedAddress ? senderOf(relayedAddress) : null;
     }
     const address = platformAddress(request, config.clientAddress);
     if (address === null && config.production) {

@@ -26,7 +26,21 @@ const mailer = createMailer(config.mail, config.mailFrom, config.mailTimeoutMs);
 declare const EdgeRuntime: { waitUntil(work: Promise<unknown>): void } | undefined;
 const waitUntil = typeof EdgeRuntime !== "undefined" ? (work: Promise<unknown>) => EdgeRuntime.waitUntil(work) : undefined;
 
-Deno.serve(createHandler({ config, problems, warnings, store, mailer, waitUntil }));
+const handler = createHandler({ config, problems, warnings, store, mailer, waitUntil });
+// Served with no platform in front (the local stack): the address header its gateway sets is missing,
+// so the caller's own socket address stands in for it, and a visitor's browser calls are one sender,
+// as on the platform (the same sender as the site's relay names for their no-JS posts).
+const header = config.clientAddress.header;
+Deno.serve(
+  config.production
+    ? handler
+    : (request, info) => {
+        if (request.headers.has(header) || info.remoteAddr.transport !== "tcp") return handler(request);
+        const headers = new Headers(request.headers);
+        headers.set(header, info.remoteAddr.hostname);
+        return handler(new Request(request, { headers }));
+      },
+);
 
 /* To try it locally (`npm run stack` serves it on port 54321):
 
