@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/content";
-import { CONTACT_FIELDS, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
-import { sendBeforeHydration, type SendBeforeHydration, type SendConfig } from "./inline-send-before-hydration";
+import fc from "fast-check";
+import { CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
+import { blankCheckSource, sendBeforeHydration, type SendBeforeHydration, type SendConfig } from "./inline-send-before-hydration";
 
 let page = 0;
 
@@ -68,9 +69,12 @@ describe("Send pressed before the page has hydrated", () => {
     expect(send).toHaveBeenCalledTimes(2);
   });
 
-  it("a required field holding only spaces: no Sending..., and the component gets it (its toast, no call)", () => {
+  it.each([
+    ["only spaces", "   "],
+    ["only invisible characters (blank to the contract's isBlank)", "\u200B\u0301"],
+  ])("a required field holding %s: no Sending..., and the component gets it (its toast, no call)", (_, value) => {
     const { form, button, offer, press } = open();
-    (form.elements.namedItem("name") as HTMLInputElement).value = "   ";
+    (form.elements.namedItem("name") as HTMLInputElement).value = value;
     expect(press().defaultPrevented).toBe(true);
     expect(button.textContent).toBe(contactForm.submit);
     expect(button.disabled).toBe(false);
@@ -105,5 +109,16 @@ describe("Send pressed before the page has hydrated", () => {
     const send = vi.fn();
     offer.takeOver(send);
     expect(send).not.toHaveBeenCalled();
+  });
+});
+
+describe("the blank check the page carries", () => {
+  it("is the contract's isBlank, as serialised into the inline script", () => {
+    const blank = new Function(`return ${blankCheckSource()}`)() as (value: string) => boolean;
+    const invisible = fc.constantFrom(" ", "\t", "\n", "\u00A0", "\u200B", "\u0301", "\u2028", "\u3164", "\uFEFF", "\u{E0041}");
+    const text = fc.oneof(fc.string(), fc.array(invisible).map((cs) => cs.join("")), fc.tuple(fc.array(invisible), fc.string({ maxLength: 1 })).map(([cs, c]) => cs.join("") + c));
+    fc.assert(fc.property(text, (value) => blank(value) === isBlank(value)));
+    expect(blank("\u200B\u0301")).toBe(true);
+    expect(blank(" a ")).toBe(false);
   });
 });

@@ -124,8 +124,12 @@ export function sendBeforeHydrationSource() {
     failedEvent: SCRIPTS_FAILED_EVENT,
     deadlineMs: SEND_DEADLINE_MS,
   };
-  const blank = `(value) => (${isBlank.toString()})(value, ${BLANK_RULE_SOURCE})`;
-  return `(${sendBeforeHydration.toString()})(${JSON.stringify(config)}, ${blank});`;
+  return `(${sendBeforeHydration.toString()})(${JSON.stringify(config)}, ${blankCheckSource()});`;
+}
+
+/** The contract's `isBlank` as the inline script carries it: the same function, with its patterns written in. */
+export function blankCheckSource() {
+  return `(value) => (${isBlank.toString()})(value, ${BLANK_RULE_SOURCE})`;
 }
 
 /** The page's offer, or undefined where the page did not inline it (component tests, other documents). */

@@ -114,6 +114,7 @@ create view private.undelivered_mail as
   where d.status = 'dead'
   order by d.dead_at desc;
 
+-- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (shared counters in shards, decision 022).
 -- Traffic at a glance: the global rate, holds, suppressed confirmations.
 create view private.enquiry_traffic as
   select
@@ -210,6 +211,7 @@ as $$
   select p_current + p_previous * (1 - extract(epoch from now() - p_start) / extract(epoch from p_window));
 $$;
 
+-- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (shared counters in shards, decision 022).
 -- A bucket's sliding count, without counting a hit.
 create function private.rate_estimate(p_bucket text, p_window interval)
 returns double precision

@@ -12,6 +12,63 @@ drop function private.submit_enquiry(
 drop function private.claim_deliveries(uuid, integer, integer, interval);
 drop function private.claim_digest(integer, interval);
 
+-- The counters every enquiry shares (the global rate, the day's stores) are kept in a few rows each:
+-- a hit goes to one of them at random and a count is their sum, so concurrent enquiries rarely wait for
+-- one another's row lock (issue 33: at 80/s they queued on the one 'global' row). A count then misses
+-- only the hits of transactions still running, as it could before. Per-sender buckets stay one row.
+create function private.shards(p_bucket text)
+returns text[]
+language sql
+immutable
+as $$
+  select array_agg(p_bucket || ':' || n) from generate_series(0, 7) n;
+$$;
+
+-- A shared bucket's sliding count (the sum of its shards), without counting a hit.
+create or replace function private.rate_estimate(p_bucket text, p_window interval)
+returns double precision
+language plpgsql
+stable
+as $$
+declare
+  v_start timestamptz := private.window_start(p_window);
+  v_current integer;
+  v_previous integer;
+begin
+  select coalesce(sum(r.hits) filter (where r.window_start = v_start), 0), coalesce(sum(r.hits) filter (where r.window_start < v_start), 0)
+  into v_current, v_previous
+  from public.contact_rate_limits r where r.bucket = any(private.shards(p_bucket)) and r.window_start in (v_start, v_start - p_window);
+  return private.sliding_count(v_current, v_previous, v_start, p_window);
+end;
+$$;
+
+-- Counts one hit of a shared bucket, in one of its shards; returns its sliding count with the hit.
+create function private.count_shared_hit(p_bucket text, p_window interval)
+returns double precision
+language plpgsql
+as $$
+declare
+  v_shards text[] := private.shards(p_bucket);
+begin
+  insert into public.contact_rate_limits as r (bucket, window_start, hits)
+  values (v_shards[1 + floor(random() * cardinality(v_shards))::integer], private.window_start(p_window), 1)
+  on conflict (bucket, window_start) do update set hits = r.hits + 1;
+  return private.rate_estimate(p_bucket, p_window);
+end;
+$$;
+
+create or replace view private.enquiry_traffic as
+  select
+    (select count(*) from public.contact_enquiries where created_at > now() - interval '1 hour') as enquiries_last_hour,
+    (select count(*) from public.contact_enquiries where created_at > now() - interval '1 day') as enquiries_last_day,
+    (select count(*) from public.contact_enquiries where held and created_at > now() - interval '1 day') as held_last_day,
+    (select count(*) from public.contact_deliveries where kind = 'studio' and status = 'held') as studio_mails_waiting_for_digest,
+    (select count(*) from public.contact_deliveries where kind = 'confirmation' and status = 'held') as confirmations_paused,
+    (select count(*) from public.contact_deliveries d join public.contact_enquiries e on e.id = d.enquiry_id
+      where d.status = 'suppressed' and e.created_at > now() - interval '1 day') as confirmations_suppressed_last_day,
+    (select coalesce(sum(hits), 0) from public.contact_rate_limits
+      where bucket = any(private.shards('global')) and window_start > now() - interval '1 hour') as global_senders_last_hour;
+
 -- A message naming a column contact_enquiries does not have: the function was deployed before the
 -- migration that adds its field. It must fail loudly, never store the enquiry without that field.
 create function private.check_message_columns(p_message jsonb)
@@ -75,6 +132,9 @@ create function private.submit_enquiry(
 )
 returns table (outcome text, enquiry_id uuid, retry_after integer, enquiry jsonb, claimed text[])
 language plpgsql
+-- A lock held elsewhere (a stuck transaction, an owner's long statement) stops this enquiry after this
+-- long with lock_not_available, which the function answers 503 with Retry-After: never a hang.
+set lock_timeout = '3s'
 as $$
 declare
   v_rules record := private.rules();
@@ -113,7 +173,7 @@ begin
     end if;
   end if;
   if p_client_hash = '' or v_client_hits = 1 then
-    v_held := (private.count_hit('global', p_global_window)).estimate > p_global;
+    v_held := private.count_shared_hit('global', p_global_window) > p_global;
   else
     v_held := private.rate_estimate('global', p_global_window) > p_global;
   end if;
@@ -189,8 +249,8 @@ begin
     returning kind, status
   )
   select array_agg(s.kind) filter (where s.status = 'sending') into v_claimed from stored s;
-  -- Counted last: the day's counter row is then locked only until this transaction commits.
-  perform private.count_hit('stored', v_rules.budget_period);
+  -- Counted last: the row of the day's counter it takes is then locked only until this transaction commits.
+  perform private.count_shared_hit('stored', v_rules.budget_period);
   return query select case when v_held then 'held' else 'stored' end, v_id, null::integer, to_jsonb(v_row), v_claimed;
 end;
 $$;
@@ -252,3 +312,4 @@ as $$
 $$;
 
 revoke all on all functions in schema private from public, anon, authenticated;
+revoke all on private.enquiry_traffic from public, anon, authenticated;

@@ -15,7 +15,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import postgres from "postgres";
 import { DENO, DENO_EDGE, denoEnv } from "../../scripts/local-stack/deno.mjs";
-import { migrate, migrationFiles } from "../../scripts/local-stack/migrate.mjs";
+import { migrate, migrationFiles, RENAMED_VERSIONS } from "../../scripts/local-stack/migrate.mjs";
 import { startPostgres } from "../../scripts/local-stack/postgres.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -93,6 +93,13 @@ describe("the pinned Supabase CLI, on this repo", () => {
         assert.equal(row.major, Number(/major_version\s*=\s*(\d+)/.exec(readFileSync(path.join(ROOT, "supabase/config.toml"), "utf8"))[1]));
         // The local stack reads the history `db push` wrote, and refuses one it does not know, as db push does.
         assert.deepEqual(await migrate(pg.url), [], "nothing left to apply");
+        // A database that applied the baseline under its first name: its record is renamed, nothing applied again.
+        for (const [old, renamed] of Object.entries(RENAMED_VERSIONS)) {
+          await sql`update supabase_migrations.schema_migrations set version = ${old} where version = ${renamed}`;
+          assert.deepEqual(await migrate(pg.url), [], `${old} is ${renamed}`);
+          const versions = (await sql`select version from supabase_migrations.schema_migrations`).map((r) => r.version);
+          assert.ok(versions.includes(renamed) && !versions.includes(old), versions.join(", "));
+        }
         await sql`insert into supabase_migrations.schema_migrations (version, name) values ('20261122000000', 'contact_enquiries')`;
         await assert.rejects(migrate(pg.url), /another history/);
       } finally {

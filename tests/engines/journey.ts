@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { contactSection, equipmentSection, faq, faqSection, gallerySection, notFound, servicesSection, toasts } from "../../app/content";
 import { LOCAL_STUDIO } from "../../scripts/local-stack/environment.mjs";
+import { CONTACT_FIELDS, emptyMessage } from "../../supabase/functions/_shared/contact-message.ts";
 import { until, type Driver, type Launch } from "./driver";
 
 const VIEWPORTS = [
@@ -137,13 +138,15 @@ async function journey(driver: Driver, engine: string, { width, height }: { widt
 
   // The rest of the form, then a link away and Back: everything typed is there.
   const token = `${engine}-${width}-${Date.now().toString(36)}`;
+  // Every field of the contract (an optional one without a value here stays empty).
   const values = {
+    ...emptyMessage(),
     name: typed,
     email: `grace-${token}@example.com`,
     projectTitle: `Journey ${token}`,
     projectDetails: "Five songs, live drums.",
   };
-  for (const name of ["email", "projectTitle", "projectDetails"] as const) {
+  for (const name of CONTACT_FIELDS.filter((f) => f !== "name" && values[f] !== "")) {
     await driver.click(field(name));
     await driver.type(values[name]);
   }
@@ -174,7 +177,7 @@ async function journey(driver: Driver, engine: string, { width, height }: { widt
   );
   expect(toast).toContain(toasts.success.title);
   expect(toast).toContain(toasts.success.text);
-  expect(await read(), "the form after sending").toEqual({ name: "", email: "", projectTitle: "", projectDetails: "" });
+  expect(await read(), "the form after sending").toEqual(emptyMessage());
   await new Promise((resolve) => setTimeout(resolve, 500)); // the toast's entrance
   const covered = await driver.evaluate((form) => {
     const shown = document.querySelector("[data-tone=success]")!.getBoundingClientRect();

@@ -2,13 +2,16 @@
 // at a stranger, floods that end, and budgets that bound what an anonymous caller can store.
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import postgres from "postgres";
 import { ENQUIRY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 import { senderOf } from "../../supabase/functions/send-contact-email/client-address.ts";
+import { STORAGE_RETRY_AFTER_SECONDS } from "../../supabase/functions/send-contact-email/enquiry.ts";
 import { mailboxOf } from "../../supabase/functions/send-contact-email/mailbox.ts";
 import {
   allMail,
   attemptsAbout,
   callRedeliver,
+  DATABASE_URL,
   db,
   enquiry,
   rawHeader,
@@ -20,7 +23,7 @@ import {
   valid,
 } from "./support.ts";
 
-const clearGlobal = () => db`delete from contact_rate_limits where bucket = 'global'`;
+const clearGlobal = () => db`delete from contact_rate_limits where bucket like 'global:%'`;
 
 test("returns 429 with Retry-After after 5 enquiries from one client in the window", async () => {
   await using fn = setup();
@@ -388,4 +391,36 @@ test("a body that never arrives (Content-Length larger than what is sent) is ans
   conn.close();
   assert.match(new TextDecoder().decode(buffer.subarray(0, read ?? 0)), /^HTTP\/1\.1 408/);
   assert.ok(Date.now() - started < 4000, "answered at the deadline, not when the client gives up");
+});
+
+test("a lock held elsewhere ends the enquiry in 503 with Retry-After within seconds, never a hang, and the next one is stored", async () => {
+  await using fn = setup({}, { afterEnquiry: false });
+  const t = token();
+  // Another connection holds what submit_enquiry waits for first for this mailbox (a stuck transaction).
+  const other = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => (held = resolve));
+  const transaction = other.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtext(${`confirmation:${mailboxOf(valid(t).email)}`}))`;
+    held();
+    await released;
+  });
+  try {
+    await holding;
+    const started = performance.now();
+    const response = await fn.handle(enquiry(valid(t)));
+    const waited = performance.now() - started;
+    assert.equal(response.status, 503);
+    assert.equal(response.headers.get("retry-after"), String(STORAGE_RETRY_AFTER_SECONDS));
+    assert.equal((await response.json()).status, "error");
+    assert.ok(waited < 6000, `answered after ${Math.round(waited)} ms`);
+    assert.equal((await rowsAbout(t)).length, 0);
+  } finally {
+    release();
+    await transaction;
+    await other.end();
+  }
+  assert.equal((await fn.handle(enquiry(valid(t)))).status, 200);
 });

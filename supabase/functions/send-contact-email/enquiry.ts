@@ -58,6 +58,12 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 const FILL_MS = /^\d{1,9}$/;
 
 /**
+ * Retry-After when the enquiry could not be stored now (the database unreachable, a lock or statement
+ * past its time limit): a few seconds, long enough for a stuck lock or a restart to pass.
+ */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
  * After an enquiry, a redelivery run (retries without a scheduler) starts at most this often per
  * instance: a burst of enquiries must not turn into a burst of runs, each with its sweeps and counts.
  */
@@ -180,7 +186,9 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     const sender = clientSender(request, relayed === "recognised");
     if (sender === null) line.client = "unknown";
     const clientHash = sender === null ? "" : await sha256(`${config.ipHashSalt}:${sender}`);
-    if (!store) return reply(503, { status: "error", message: MESSAGES.storage });
+    const storageFailed = () =>
+      reply(503, { status: "error", message: MESSAGES.storage }, { "Retry-After": String(STORAGE_RETRY_AFTER_SECONDS) });
+    if (!store) return storageFailed();
     let stored;
     try {
       stored = await store.submit(key, parsed.message, mailboxOf(parsed.message.email), clientHash, config.rateLimit, {
@@ -188,7 +196,7 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
       });
     } catch (error) {
       line.error = errorText(error);
-      return reply(503, { status: "error", message: MESSAGES.storage });
+      return storageFailed();
     }
     switch (stored.outcome) {
       case "rate-limited":

@@ -37,6 +37,13 @@ export type ReportedFailure = {
 
 export type Store = ReturnType<typeof createStore>;
 
+/**
+ * The longest any statement may run on a direct connection, so a stalled one ends in an error the
+ * function answers (503 with Retry-After) instead of a visitor waiting without end. Lock waits are
+ * bounded sooner inside submit_enquiry (its lock_timeout), on every kind of connection.
+ */
+export const STATEMENT_TIMEOUT_MS = 10_000;
+
 /** How long a claimed delivery (or digest) is reserved before another caller may take it. */
 const CLAIM_SECONDS = 120;
 
@@ -69,6 +76,9 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
     connect_timeout: options.connectTimeoutSeconds ?? 5,
     idle_timeout: 30,
     prepare: options.prepare ?? false,
+    // A startup parameter: only on a direct connection (Supavisor, the transaction pooler, is not
+    // documented to pass them on); through the pooler submit_enquiry's lock_timeout bounds the waits.
+    ...(options.prepare ? { connection: { statement_timeout: STATEMENT_TIMEOUT_MS } } : {}),
     onnotice: () => {},
   });
 
