@@ -121,6 +121,9 @@ $$;
 -- the global rate as a sender of its own. The global rate counts senders, not enquiries: a sender
 -- counts once per window, so a trickle from a few senders within their own limits never holds the site.
 -- Every count is bounded: budgets are sliding counters, other counts stop at their limit.
+-- p_quick: filled faster than a person fills the form in (or with no fill time): a bot, or a person
+-- whose password manager filled it at once. Stored and answered like any other; its confirmation is
+-- suppressed, so nobody can aim the studio's mail at an address by sending fast (decision 022).
 -- p_claim_lock: the caller sends the due mails at once, so they are stored already claimed for it
 -- ('sending' for p_claim_lock, the attempt counted, as claim_deliveries would; a claim that expires
 -- is taken again by a redelivery run). claimed lists their kinds. Null (no mail transport can work):
@@ -128,7 +131,7 @@ $$;
 create function private.submit_enquiry(
   p_key uuid, p_message jsonb, p_mailbox text, p_client_hash text,
   p_per_client integer, p_client_window interval, p_global integer, p_global_window interval,
-  p_enquiries_per_day integer, p_held_max integer, p_confirmations_per_sender integer, p_claim_lock interval
+  p_enquiries_per_day integer, p_held_max integer, p_confirmations_per_sender integer, p_quick boolean, p_claim_lock interval
 )
 returns table (outcome text, enquiry_id uuid, retry_after integer, enquiry jsonb, claimed text[])
 language plpgsql
@@ -225,6 +228,7 @@ begin
   -- The confirmation: never to an undeliverable mailbox, one per mailbox per rules() period, and at
   -- most p_confirmations_per_sender a day per sender. The studio's notification is never suppressed.
   v_reason := case
+    when p_quick then 'suppressed: sent faster than a person fills the form in'
     when exists (select from private.undeliverable_addresses u where u.mailbox = p_mailbox)
       then 'suppressed: the address bounced, complained or was refused before'
     when exists (

@@ -28,7 +28,6 @@ import type { Store } from "./store.ts";
 
 export const MESSAGES = {
   invalid: "Please correct the highlighted fields.",
-  tooFast: "The form was sent too quickly. Please try again.",
   notJson: "The request body must be JSON.",
   notUtf8: "The request body must be UTF-8.",
   unsupportedType: "Send the enquiry as application/json in UTF-8.",
@@ -165,14 +164,14 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
       });
       return reply(401, { status: "error", code: "relay-refused", message: MESSAGES.relayRefused });
     }
-    // A form filled faster than a person can is refused with a message a person can act on (the client
-    // keeps the values). The site's no-JS relay has no fill time to give (its page is the same for
+    // A form filled faster than MIN_FILL_MS (or with no fill time) may be a bot, or a person whose
+    // password manager filled it in one step: it is an enquiry like any other, answered the same, but
+    // no confirmation goes to the address it gives (docs/decisions/022), so such a sender cannot aim
+    // mail at anyone. The site's no-JS relay has no fill time to give (its page is the same for
     // everyone, decision 012): it vouches for the post with the relay secret instead.
     const fillMs = request.headers.get(ENQUIRY_HEADERS.fillMs)?.trim() ?? "";
-    if (relayed === "absent" && (!FILL_MS.test(fillMs) || Number(fillMs) < config.minFillMs)) {
-      line.bot = "too-fast";
-      return reply(400, { status: "too-fast", message: MESSAGES.tooFast });
-    }
+    const quick = relayed === "absent" && (!FILL_MS.test(fillMs) || Number(fillMs) < config.minFillMs);
+    if (quick) line.bot = "quick-fill";
 
     const parsed = parseContactMessage(input);
     if (!parsed.ok) {
@@ -193,6 +192,7 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     try {
       stored = await store.submit(key, parsed.message, mailboxOf(parsed.message.email), clientHash, config.rateLimit, {
         claim: delivery?.canSend ?? false,
+        quick,
       });
     } catch (error) {
       line.error = errorText(error);

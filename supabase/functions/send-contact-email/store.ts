@@ -97,6 +97,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
     /**
      * `clientHash` "": no trustworthy client address, so no per-sender limit applies. `claim`: the caller
      * sends the new enquiry's due mails at once, so they are stored claimed for it (one round trip, not two).
+     * `quick`: filled faster than a person does (enquiry.ts): stored, its confirmation suppressed.
      */
     async submit(
       key: string,
@@ -104,7 +105,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       mailbox: string,
       clientHash: string,
       limits: Limits,
-      { claim }: { claim: boolean },
+      { claim, quick = false }: { claim: boolean; quick?: boolean },
     ): Promise<SubmitOutcome> {
       const [row] = await sql<
         { outcome: string; enquiry_id: string | null; retry_after: number | null; enquiry: EnquiryRow | null; claimed: DeliveryKind[] | null }[]
@@ -113,7 +114,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
           ${key}::uuid, ${sql.json(rowOf(message))}, ${mailbox}, ${clientHash},
           ${limits.perClient}, make_interval(secs => ${limits.clientWindowSeconds}),
           ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds}),
-          ${limits.enquiriesPerDay}, ${limits.heldMax}, ${limits.confirmationsPerSenderPerDay},
+          ${limits.enquiriesPerDay}, ${limits.heldMax}, ${limits.confirmationsPerSenderPerDay}, ${quick},
           ${claim ? sql`make_interval(secs => ${CLAIM_SECONDS})` : null})`;
       if (!row) throw new Error("submit_enquiry returned no row");
       if (row.outcome === "rate-limited" || row.outcome === "busy")
