@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { toasts } from "~/content";
 import { sendBeforeHydration, SEND_BEFORE_HYDRATION_GLOBAL } from "~/hydration/inline-send-before-hydration";
 import { ToastViewport } from "~/toasts/Toasts";
-import { CONTACT_FIELDS, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
+import { CONTACT_FIELDS, emptyMessage, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
 import { unseenText } from "../../tests/unicode";
 import { ContactForm } from "./ContactForm";
 
@@ -23,7 +23,7 @@ const props = {
 describe("ContactForm", () => {
   it("keeps what a visitor typed into the server's fields before React took over, even over kept values", () => {
     // A no-JS result page keeps the values; the visitor edits them before the page hydrates.
-    const values = { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "kept by the server" };
+    const values = { ...emptyMessage(), name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "kept by the server" };
     const page = <ContactForm {...props} outcome={{ status: "failed", values }} />;
     const host = document.createElement("div");
     host.innerHTML = renderToString(page);
@@ -164,7 +164,7 @@ describe("ContactForm", () => {
   });
 
   it("renders a no-JavaScript failure with the values kept and the studio e-mail as a link", () => {
-    const values = { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "notes" };
+    const values = { ...emptyMessage(), name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "notes" };
     render(<ContactForm {...props} outcome={{ status: "failed", values }} />);
     expect(screen.getByRole("alert")).toHaveTextContent("Something went wrong");
     expect(screen.getByRole("link", { name: "studio@example.com" })).toHaveAttribute("href", "mailto:studio@example.com");
@@ -173,7 +173,7 @@ describe("ContactForm", () => {
   });
 
   it("ties a returned field error to its field", () => {
-    const values = { name: "Ada", email: "bad", projectTitle: "EP", projectDetails: "" };
+    const values = { ...emptyMessage(), name: "Ada", email: "bad", projectTitle: "EP", projectDetails: "" };
     render(<ContactForm {...props} outcome={{ status: "invalid", values, fieldErrors: { email: "Enter a valid email address." } }} />);
     const email = screen.getByLabelText("Email");
     expect(email).toHaveAttribute("aria-invalid", "true");
@@ -186,7 +186,7 @@ describe("ContactForm", () => {
     [{ status: "rate-limited", retryAfterSeconds: 290 } as const, "Please try again in 5 minutes"],
     [{ status: "refused" } as const, "We could not read that form"],
   ])("gives the no-JavaScript outcome %j its own message, not the failure text, with the values kept", (outcome, title) => {
-    const values = { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "notes" };
+    const values = { ...emptyMessage(), name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "notes" };
     render(<ContactForm {...props} outcome={{ ...outcome, values }} />);
     expect(screen.getByRole("alert")).toHaveTextContent(title);
     expect(screen.getByRole("alert")).not.toHaveTextContent("Something went wrong");

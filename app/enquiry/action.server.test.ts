@@ -2,11 +2,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CROSS_SITE_HEADER } from "~/server/front-door.server";
-import { isIdempotencyKey } from "../../supabase/functions/_shared/contact-message.ts";
+import { emptyMessage, isIdempotencyKey } from "../../supabase/functions/_shared/contact-message.ts";
 import { unseenText } from "../../tests/unicode";
 import { derivedKey, submitEnquiryForm } from "./action.server";
 
-const message = { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
+const message = { ...emptyMessage(), name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
 const day = new Date("2026-11-23T10:00:00Z");
 
 describe("the no-JS path's idempotency key, derived on the server", () => {

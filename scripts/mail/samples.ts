@@ -5,7 +5,7 @@
  * right-to-left characters, spam-like words, a very long line) that must reach the studio escaped and
  * readable.
  */
-import type { ContactMessage } from "../../supabase/functions/_shared/contact-message.ts";
+import { type ContactMessage, emptyMessage } from "../../supabase/functions/_shared/contact-message.ts";
 
 export type Sample = { id: string; realistic: boolean; message: ContactMessage };
 
@@ -40,7 +40,7 @@ const REALISTIC: Record<VisitorKind, Omit<ContactMessage, "name" | "email">> = {
 };
 
 export function realistic(kind: VisitorKind): Sample {
-  return { id: `${kind}-realistic`, realistic: true, message: { ...VISITORS[kind], ...REALISTIC[kind] } };
+  return { id: `${kind}-realistic`, realistic: true, message: { ...emptyMessage(), ...VISITORS[kind], ...REALISTIC[kind] } };
 }
 
 /** What a careless or hostile visitor types: every bit must arrive escaped, on its lines, readable. */
@@ -49,6 +49,7 @@ export const HOSTILE: Sample[] = [
     id: "markup-and-encoded-words",
     realistic: false,
     message: {
+      ...emptyMessage(),
       name: '<b>Bobby</b> "Tables" =?utf-8?Q?Bcc:_x@evil.test?=',
       email: "bobby@example.org",
       projectTitle: "<script>alert('x')</script> =?utf-8?B?QmNjOiB4QGV2aWwudGVzdA==?= & \"quotes\"",
@@ -61,6 +62,7 @@ export const HOSTILE: Sample[] = [
     id: "invisible-rtl-and-long",
     realistic: false,
     message: {
+      ...emptyMessage(),
       name: "Zoë\u200B \u202Eevil\u202C Ünïcødé 山田",
       email: "zoe@xn--bcher-kva.example",
       projectTitle: "שיר חדש – new song 🎸 FREE!!! CLICK HERE $$$",
