@@ -16,7 +16,7 @@ export const VISITORS = {
 } as const;
 export type VisitorKind = keyof typeof VISITORS;
 
-const REALISTIC: Record<VisitorKind, Omit<ContactMessage, "name" | "email">> = {
+const REALISTIC: Record<VisitorKind, Pick<ContactMessage, "projectTitle" | "projectDetails">> = {
   gmail: {
     projectTitle: "Debut EP – 4 songs, live tracking",
     projectDetails:
