@@ -3,7 +3,7 @@
 // a stranger's inbox as anything but plain, visible text.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { normalizeEmail, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
+import { emptyMessage, normalizeEmail, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 import { headerText, studioNotification, visitorConfirmation } from "../../supabase/functions/send-contact-email/emails.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
 import { notificationSenderName } from "../../supabase/functions/send-contact-email/sender.ts";
@@ -143,7 +143,7 @@ test("any Unicode in every field never reaches a header raw: no line break, cont
     .map((parts) => parts.join(""));
   fc.assert(
     fc.property(text, text, text, (name, projectTitle, projectDetails) => {
-      const message = { name, email: "ada@example.com", projectTitle, projectDetails };
+      const message = { ...emptyMessage(), name, email: "ada@example.com", projectTitle, projectDetails };
       const studio = studioNotification(message, { studioInbox: STUDIO_INBOX, enquiryId: crypto.randomUUID() });
       const confirmation = visitorConfirmation({ to: message.email, studioName: "Test Studio", studioInbox: STUDIO_INBOX, enquiryId: "e" });
       for (const mail of [studio, confirmation]) {
