@@ -4,6 +4,7 @@ import { anyText, unseenText } from "../../../tests/unicode";
 import { studioNotification } from "../send-contact-email/emails";
 import {
   characterCount,
+  emptyMessage,
   FIELD_LIMITS,
   firstInvalidField,
   hasRequiredFields,
@@ -16,13 +17,14 @@ import {
   REQUIRED_FIELDS,
 } from "./contact-message";
 
-const valid = { name: " Ada ", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
+// Every field of the contract (optional ones blank), with the required ones filled in.
+const valid = { ...emptyMessage(), name: " Ada ", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
 
 describe("the contact message contract", () => {
   it("accepts a valid message, trimmed, with details optional", () => {
     expect(parseContactMessage(valid)).toEqual({
       ok: true,
-      message: { name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "" },
+      message: { ...valid, name: "Ada" },
     });
     expect(parseContactMessage({ ...valid, projectDetails: undefined }).ok).toBe(true);
   });
