@@ -1,6 +1,6 @@
+import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/content";
-import fc from "fast-check";
 import { CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
 import { blankCheckSource, sendBeforeHydration, type SendBeforeHydration, type SendConfig } from "./inline-send-before-hydration";
 
@@ -116,7 +116,11 @@ describe("the blank check the page carries", () => {
   it("is the contract's isBlank, as serialised into the inline script", () => {
     const blank = new Function(`return ${blankCheckSource()}`)() as (value: string) => boolean;
     const invisible = fc.constantFrom(" ", "\t", "\n", "\u00A0", "\u200B", "\u0301", "\u2028", "\u3164", "\uFEFF", "\u{E0041}");
-    const text = fc.oneof(fc.string(), fc.array(invisible).map((cs) => cs.join("")), fc.tuple(fc.array(invisible), fc.string({ maxLength: 1 })).map(([cs, c]) => cs.join("") + c));
+    const text = fc.oneof(
+      fc.string(),
+      fc.array(invisible).map((cs) => cs.join("")),
+      fc.tuple(fc.array(invisible), fc.string({ maxLength: 1 })).map(([cs, c]) => cs.join("") + c),
+    );
     fc.assert(fc.property(text, (value) => blank(value) === isBlank(value)));
     expect(blank("\u200B\u0301")).toBe(true);
     expect(blank(" a ")).toBe(false);

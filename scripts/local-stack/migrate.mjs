@@ -27,7 +27,7 @@ create table if not exists supabase_migrations.schema_migrations (version text p
  * 20261126000000, a day after it was written, so `supabase migration new` made names that sorted before
  * it (docs/decisions/022; a hosted project runs the README's `supabase migration repair` instead).
  */
-export const RENAMED_VERSIONS = { "20261126000000": "20261125000000" };
+export const RENAMED_VERSIONS = { 20261126000000: "20261125000000" };
 
 /** The migration files in order; `version` is the timestamp prefix, as the Supabase CLI reads it. */
 export function migrationFiles() {

@@ -20,10 +20,7 @@ const moduleUrl = (code: string) => `data:application/typescript;base64,${btoa(S
 
 /** The copy: the contract with the new entry after the address, and the modules that read it. */
 async function withNewField() {
-  const contract = (await source("_shared/contact-message.ts")).replace(
-    /(\{ name: "email",[^\n]*\n)/,
-    `$1  ${ENTRY}\n`,
-  );
+  const contract = (await source("_shared/contact-message.ts")).replace(/(\{ name: "email",[^\n]*\n)/, `$1  ${ENTRY}\n`);
   assert.match(contract, /name: "heardOf"/, "the entry went into FIELDS");
   const contractUrl = moduleUrl(contract);
   const local = (code: string) =>
@@ -115,7 +112,12 @@ test("a new optional field in the contract reaches the parser, the stored row, e
         assert.match(notification.html, /<th scope="row"[^>]*>How you heard of us<\/th><td dir="auto"[^>]*>Podcast, episode 7946<\/td>/);
         const digest = emails.studioDigest([held], { studioInbox: "studio@studio.test" });
         assert.match(digest.text, /^ {2}How you heard of us: Podcast, episode 7946$/m);
-        const confirmation = emails.visitorConfirmation({ to: message.email, studioName: "S", studioInbox: "s@s.test", enquiryId: stored.enquiryId });
+        const confirmation = emails.visitorConfirmation({
+          to: message.email,
+          studioName: "S",
+          studioInbox: "s@s.test",
+          enquiryId: stored.enquiryId,
+        });
         assert.doesNotMatch(confirmation.text + confirmation.html, /7946/);
         // Optional and left blank: "(none)" for the studio.
         assert.match(

@@ -3,7 +3,22 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ENQUIRY_HEADERS, MAX_BODY_BYTES } from "../../supabase/functions/_shared/contact-message.ts";
-import { client, db, emailOf, enquiry, mailsAbout, mailsTo, ORIGIN, rowsAbout, setup, STUDIO_INBOX, test, token, URL_, valid } from "./support.ts";
+import {
+  client,
+  db,
+  emailOf,
+  enquiry,
+  mailsAbout,
+  mailsTo,
+  ORIGIN,
+  rowsAbout,
+  setup,
+  STUDIO_INBOX,
+  test,
+  token,
+  URL_,
+  valid,
+} from "./support.ts";
 
 test("stores one row and mails the studio and the visitor with the entered texts", async () => {
   await using fn = setup();

@@ -108,7 +108,13 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       { claim, quick = false }: { claim: boolean; quick?: boolean },
     ): Promise<SubmitOutcome> {
       const [row] = await sql<
-        { outcome: string; enquiry_id: string | null; retry_after: number | null; enquiry: EnquiryRow | null; claimed: DeliveryKind[] | null }[]
+        {
+          outcome: string;
+          enquiry_id: string | null;
+          retry_after: number | null;
+          enquiry: EnquiryRow | null;
+          claimed: DeliveryKind[] | null;
+        }[]
       >`
         select * from private.submit_enquiry(
           ${key}::uuid, ${sql.json(rowOf(message))}, ${mailbox}, ${clientHash},
