@@ -100,7 +100,10 @@ export type EnquiryResult =
   | { status: "ok"; id: string }
   | { status: "invalid"; fieldErrors: FieldErrors; message: string }
   | { status: "rate-limited"; retryAfterSeconds: number; message: string }
-  /** Sent faster than a person fills the form in: send again (the values are kept). */
+  /**
+   * No longer sent (docs/decisions/022: a fast fill is stored, without a confirmation); an older
+   * function's answer, still understood by the site while both are deployed.
+   */
   | { status: "too-fast"; message: string }
   | { status: "error"; message: string; code?: ErrorCode };
 
