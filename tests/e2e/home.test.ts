@@ -42,13 +42,13 @@ test.describe("home page", () => {
     for (const service of services) {
       const card = servicesSection.getByRole("listitem").filter({ has: page.getByRole("heading", { name: service.title, exact: true }) });
       await expect(card).toBeVisible();
-      await expect(card).toContainText(service.price);
+      await expect(card).toContainText(service.priceText);
       for (const feature of service.features) await expect(card.getByText(feature, { exact: true })).toBeVisible();
     }
     for (const pkg of packages) {
       const card = servicesSection.getByRole("listitem").filter({ has: page.getByRole("heading", { name: pkg.title }) });
-      await expect(card).toContainText(pkg.price);
-      await expect(card).toContainText(pkg.savings);
+      await expect(card).toContainText(pkg.priceText);
+      await expect(card).toContainText(pkg.savingsText);
       await expect(card).toContainText(pkg.description);
     }
 
