@@ -30,11 +30,7 @@ test.describe("behind a shared cache (nginx proxy_cache)", () => {
     }
   });
 
-  test("the cached page hydrates with no CSP violation and sends an enquiry that is stored once", async ({
-    page,
-    stack,
-    consoleErrors,
-  }) => {
+  test("the cached page hydrates with no CSP violation and sends an enquiry that is stored once", async ({ page, stack }) => {
     const cdn = await stack.startCdn();
     try {
       await page.addInitScript(() => {
@@ -61,6 +57,5 @@ test.describe("behind a shared cache (nginx proxy_cache)", () => {
     } finally {
       await cdn.stop();
     }
-    void consoleErrors;
   });
 });
