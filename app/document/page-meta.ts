@@ -53,7 +53,7 @@ export function structuredData(studio: StudioConfig) {
           postalCode: studio.address.postalCode,
           addressCountry: studio.address.country,
         },
-        // contactSection.hoursCard: "Monday - Sunday: 24 Hours"
+        // Open every day, all day: what the contact section's hours card says (its text is the description).
         openingHoursSpecification: {
           "@type": "OpeningHoursSpecification",
           dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
