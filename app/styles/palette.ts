@@ -1,11 +1,15 @@
 /**
  * The site's colours, named by role: the one place a colour is written (app/styles/theme.test.ts fails on a
- * raw colour anywhere else in app/). Styles read them as theme `vars.color` (theme.css.ts); the few places
- * that need the value itself (the browser's theme-color) import it from here. Every text/background pair
+ * raw colour anywhere else in app/). Styles read them as theme `vars.color` (theme.css.ts); the one place
+ * that needs a value itself (the browser's theme-color) imports it from here. Every text/background pair
  * in use keeps WCAG AA contrast: theme.test.ts computes each ratio.
  */
+
+/** The page's background, also the browser's theme-color (root.tsx imports only this: no palette in its JS). */
+export const BACKGROUND = "#0f0e13";
+
 export const palette = {
-  background: "#0f0e13",
+  background: BACKGROUND,
   surface: "#17151d",
   surfaceRaised: "#1f1c27",
   border: "#332f3f",
