@@ -3,6 +3,9 @@ import { errorScreen, notFound } from "../../app/content";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { expect, expectsConsoleErrors, takeConsoleErrors, test } from "./fixtures";
 
+/** What the browser logs on a page that is not found: the 404 document as a failed resource, and the path. */
+const NOT_FOUND_LOGGED = [/status of 404/, /non-existent route/];
+
 test.describe("not-found page", () => {
   // Chromium reports the 404 document itself as a failed resource.
   test(
@@ -21,7 +24,7 @@ test.describe("not-found page", () => {
     },
   );
 
-  test("has no WCAG 2.2 AA violations (axe)", expectsConsoleErrors(/status of 404/, /non-existent route/), async ({ page }) => {
+  test("has no WCAG 2.2 AA violations (axe)", expectsConsoleErrors(...NOT_FOUND_LOGGED), async ({ page }) => {
     await page.goto("/missing");
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
@@ -43,7 +46,7 @@ test.describe("router error screen", () => {
     await expect(page.getByText("405 Method Not Allowed")).toBeVisible();
   });
 
-  test("shows the message of a thrown error", expectsConsoleErrors(/status of 500/), async ({ page }) => {
+  test("shows the message of a thrown error", expectsConsoleErrors(...NOT_FOUND_LOGGED, /status of 500/), async ({ page }) => {
     await page.goto("/missing");
     await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached" });
     // The next client navigation's data request fails on the server with an error.
