@@ -1,7 +1,17 @@
 import type { Locator, Page } from "@playwright/test";
 import { contactForm, faq, fill as fillIn, formNotices, toasts } from "../../app/content";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { expect, expectsConsoleErrors, hydrated, isHydrated, STUDIO_EMAIL, takeConsoleErrors, test, type Stack } from "./fixtures";
+import {
+  answeredWith,
+  expect,
+  expectsConsoleErrors,
+  hydrated,
+  isHydrated,
+  STUDIO_EMAIL,
+  takeConsoleErrors,
+  test,
+  type Stack,
+} from "./fixtures";
 
 /** What the page logs when the function does not answer (stopped), or its answer is lost on the way. */
 const FUNCTION_UNREACHABLE = /Error sending contact message|Failed to fetch|ERR_CONNECTION_REFUSED/;
@@ -347,7 +357,7 @@ test.describe("booking form (JavaScript off)", () => {
     expect(await stack.db`select id from contact_enquiries where project_title = ${`Second EP ${t}`}`).toHaveLength(1);
   });
 
-  test("a blank required field: the spec's message, no enquiry", async ({ page, stack }) => {
+  test("a blank required field: the spec's message, no enquiry", expectsConsoleErrors(answeredWith(400)), async ({ page, stack }) => {
     const t = unique();
     await page.goto("/");
     const form = await fill(page, t);
@@ -361,21 +371,25 @@ test.describe("booking form (JavaScript off)", () => {
     expect(await rows(stack, t)).toHaveLength(0);
   });
 
-  test("an address mail servers refuse: its own message beside the field, values kept, no enquiry", async ({ page, stack }) => {
-    const t = unique();
-    await page.goto("/");
-    const form = await fill(page, t);
-    // Browsers accept consecutive dots in type=email; mail servers do not.
-    await form.getByLabel("Email").fill("ada..lovelace@example.com");
-    await form.getByRole("button", { name: contactForm.submit }).click();
-    await expect(page.locator("#contact").getByRole("alert")).toContainText(formNotices.invalid.title);
-    const kept = page.locator("#contact form");
-    await expect(kept.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
-    await expect(kept.getByText(/Enter a valid email address/)).toBeVisible();
-    await expect(kept.getByLabel("Email")).toHaveValue("ada..lovelace@example.com");
-    await expect(kept.getByLabel("Project Title")).toHaveValue(`Debut EP ${t}`);
-    expect(await rows(stack, t)).toHaveLength(0);
-  });
+  test(
+    "an address mail servers refuse: its own message beside the field, values kept, no enquiry",
+    expectsConsoleErrors(answeredWith(422)),
+    async ({ page, stack }) => {
+      const t = unique();
+      await page.goto("/");
+      const form = await fill(page, t);
+      // Browsers accept consecutive dots in type=email; mail servers do not.
+      await form.getByLabel("Email").fill("ada..lovelace@example.com");
+      await form.getByRole("button", { name: contactForm.submit }).click();
+      await expect(page.locator("#contact").getByRole("alert")).toContainText(formNotices.invalid.title);
+      const kept = page.locator("#contact form");
+      await expect(kept.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+      await expect(kept.getByText(/Enter a valid email address/)).toBeVisible();
+      await expect(kept.getByLabel("Email")).toHaveValue("ada..lovelace@example.com");
+      await expect(kept.getByLabel("Project Title")).toHaveValue(`Debut EP ${t}`);
+      expect(await rows(stack, t)).toHaveLength(0);
+    },
+  );
 
   test("over the sender's own limit: when to try again, values kept, not the failure text", async ({ browser, stack }) => {
     // One visitor (every post here comes from 127.0.0.1; a new salt gives it a bucket of its own); a
@@ -436,7 +450,7 @@ test.describe("booking form (JavaScript off)", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
-  test("with the function down: the failure notice, values kept", async ({ page, stack }) => {
+  test("with the function down: the failure notice, values kept", expectsConsoleErrors(answeredWith(502)), async ({ page, stack }) => {
     const t = unique();
     await page.goto("/");
     await page.waitForTimeout(250);

@@ -1,16 +1,16 @@
 import AxeBuilder from "@axe-core/playwright";
 import { errorScreen, notFound } from "../../app/content";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { expect, expectsConsoleErrors, takeConsoleErrors, test } from "./fixtures";
+import { answeredWith, expect, expectsConsoleErrors, takeConsoleErrors, test } from "./fixtures";
 
 /** What the browser logs on a page that is not found: the 404 document as a failed resource, and the path. */
-const NOT_FOUND_LOGGED = [/status of 404/, /non-existent route/];
+const NOT_FOUND_LOGGED = [answeredWith(404), /non-existent route/];
 
 test.describe("not-found page", () => {
   // Chromium reports the 404 document itself as a failed resource.
   test(
     "answers 404 with the spec's texts, logs the path and links home",
-    expectsConsoleErrors(/status of 404/),
+    expectsConsoleErrors(answeredWith(404)),
     async ({ page, consoleErrors }) => {
       const response = await page.goto("/no/such/page?x=1");
       expect(response?.status()).toBe(404);
@@ -32,7 +32,7 @@ test.describe("not-found page", () => {
 });
 
 test.describe("router error screen", () => {
-  test("shows the status of a route error response", expectsConsoleErrors(/status of 405/), async ({ page }) => {
+  test("shows the status of a route error response", expectsConsoleErrors(answeredWith(405)), async ({ page }) => {
     // A form post to a route without an action is refused by the router itself: 405.
     await page.goto("/");
     await page.evaluate(() => {
@@ -46,7 +46,7 @@ test.describe("router error screen", () => {
     await expect(page.getByText("405 Method Not Allowed")).toBeVisible();
   });
 
-  test("shows the message of a thrown error", expectsConsoleErrors(...NOT_FOUND_LOGGED, /status of 500/), async ({ page }) => {
+  test("shows the message of a thrown error", expectsConsoleErrors(...NOT_FOUND_LOGGED, answeredWith(500)), async ({ page }) => {
     await page.goto("/missing");
     await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached" });
     // The next client navigation's data request fails on the server with an error.

@@ -86,6 +86,9 @@ const patternOf = (description: string) => {
   return new RegExp(source!, flags);
 };
 
+/** What Chromium logs when a document or resource is answered with `status` (a form post's 422 page, say). */
+export const answeredWith = (status: number) => new RegExp(`status of ${status} `);
+
 /**
  * A test's details (`test(title, expectsConsoleErrors(/.../), body)`): the console errors the test provokes.
  * Each pattern must match at least one error; errors it matches do not fail the test, any other does.
