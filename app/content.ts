@@ -1,25 +1,20 @@
 /**
  * Every word, price and fact the page shows (spec points 2, 3 and 9). Sections only render this.
- * Changing a price is a one-line edit here; `npm run typecheck` and the content tests guard it.
+ * Changing a price is one edit of one number here (serviceEntries, packageEntries); every text that shows it
+ * is made from it, and `npm run typecheck` and the content tests guard it.
  * Studio-specific facts (name, e-mail, address, social link) are configuration: see app/config.server.ts.
  */
 
-export type Service = {
-  title: string;
-  description: string;
-  features: readonly string[];
-  price: string;
-  /** The machine-readable price behind `price`, for structured data (JSON-LD). */
-  offer: { minPrice: number; maxPrice?: number; unit?: "hour" | "song" };
-};
+/** A price as the studio states it: per hour or per song, or a range. Canadian dollars, whole. */
+export type Price = { amount: number; per: "hour" | "song" } | { from: number; to: number };
 
-export type Package = {
-  title: string;
-  description: string;
-  price: string;
-  savings: string;
-  offer: { price: number };
-};
+type ServiceEntry = { title: string; description: string; features: readonly string[]; price: Price };
+
+/** A prepaid package: so many hours of an hourly service, at one price; its title and savings follow. */
+type PackageEntry = { hours: number; of: string; description: string; price: number };
+
+export type Service = ServiceEntry & { priceText: string };
+export type Package = PackageEntry & { title: string; priceText: string; savings: number; savingsText: string };
 
 export type EquipmentGroup = { category: string; items: readonly string[] };
 export type GalleryImage = { src: string; alt: string };
@@ -47,60 +42,83 @@ export const servicesSection = {
   packagesIntro: "Prepaid hours at a better rate.",
 } as const;
 
-export const services: readonly Service[] = [
+// Each price is stated once, as a number: every text that shows it ("$60/hour", "Save $50", the FAQ, the
+// structured data) is made from it (priceList below).
+const serviceEntries = [
   {
     title: "Recording",
     description: "Capture every take in a treated booth with real-time monitoring.",
     features: ["Large-diaphragm condenser microphone", "Audio interface", "Acoustic treatment", "Real-time monitoring"],
-    price: "$60/hour",
-    offer: { minPrice: 60, unit: "hour" },
+    price: { amount: 60, per: "hour" },
   },
   {
     title: "Mixing",
     description: "Balanced, polished mixes from your beat or your stems.",
     features: ["Mix with 2-track beat", "Mix with instrumental stems", "EQ and compression", "Creative effects"],
-    price: "$150 - $250",
-    offer: { minPrice: 150, maxPrice: 250 },
+    price: { from: 150, to: 250 },
   },
   {
     title: "Mastering",
     description: "Release-ready loudness and balance on every platform.",
     features: ["Loudness optimization", "Frequency balancing", "Stereo enhancement", "Format delivery"],
-    price: "$50/song",
-    offer: { minPrice: 50, unit: "song" },
+    price: { amount: 50, per: "song" },
   },
   {
     title: "Room Rental",
     description: "The whole studio, yours by the hour.",
     features: ["Full studio access", "All equipment included", "Flexible hourly rates", "Prepaid packages available"],
-    price: "$30/hour",
-    offer: { minPrice: 30, unit: "hour" },
+    price: { amount: 30, per: "hour" },
   },
-];
+] as const satisfies readonly ServiceEntry[];
 
-export const packages: readonly Package[] = [
-  {
-    title: "10 Hour Recording Package",
-    description: "Ten prepaid hours of recording time.",
-    price: "$550",
-    savings: "Save $50",
-    offer: { price: 550 },
-  },
-  {
-    title: "20 Hour Recording Package",
-    description: "Twenty prepaid hours of recording time.",
-    price: "$1000",
-    savings: "Save $200",
-    offer: { price: 1000 },
-  },
-  {
-    title: "10 Hour Room Rental Package",
-    description: "Ten prepaid hours with full studio access.",
-    price: "$250",
-    savings: "Save $50",
-    offer: { price: 250 },
-  },
-];
+/** Only a service sold by the hour can be prepaid by the hour: the type checker holds a package to one. */
+type HourlyService = Extract<(typeof serviceEntries)[number], { price: { per: "hour" } }>["title"];
+
+// A package's savings are the hours at the service's hourly rate less the package's price: never typed.
+const packageEntries = [
+  { hours: 10, of: "Recording", description: "Ten prepaid hours of recording time.", price: 550 },
+  { hours: 20, of: "Recording", description: "Twenty prepaid hours of recording time.", price: 1000 },
+  { hours: 10, of: "Room Rental", description: "Ten prepaid hours with full studio access.", price: 250 },
+] as const satisfies readonly (PackageEntry & { of: HourlyService })[];
+
+/** An amount as the spec writes prices: "$550", "$1000" (no thousands separator). */
+export function money(amount: number): string {
+  return `$${amount}`;
+}
+
+/** The numbers a price states: its amount, or both ends of its range. */
+export function amountsOf(price: Price): number[] {
+  return "per" in price ? [price.amount] : [price.from, price.to];
+}
+
+/** "$60/hour", "$50/song", "$150 - $250". */
+export function priceText(price: Price): string {
+  return "per" in price ? `${money(price.amount)}/${price.per}` : `${money(price.from)} - ${money(price.to)}`;
+}
+
+/** The services and packages with every text made from their numbers (content tests feed it the spec's numbers). */
+export function priceList(serviceList: readonly ServiceEntry[], packageList: readonly PackageEntry[]) {
+  const hourlyRate = (title: string) => {
+    const price = serviceList.find((s) => s.title === title)?.price;
+    if (!price || !("per" in price) || price.per !== "hour") throw new Error(`${title} is not a service sold by the hour`);
+    return price.amount;
+  };
+  return {
+    services: serviceList.map((service): Service => ({ ...service, priceText: priceText(service.price) })),
+    packages: packageList.map((pkg): Package => {
+      const savings = pkg.hours * hourlyRate(pkg.of) - pkg.price;
+      return {
+        ...pkg,
+        title: `${pkg.hours} Hour ${pkg.of} Package`,
+        priceText: money(pkg.price),
+        savings,
+        savingsText: `Save ${money(savings)}`,
+      };
+    }),
+  };
+}
+
+export const { services, packages } = priceList(serviceEntries, packageEntries);
 
 export const equipmentSection = {
   heading: "Equipment",
@@ -212,10 +230,8 @@ export const formNotices = {
 export const faqSection = { heading: "Frequently Asked Questions" } as const;
 
 /** A service's price as the services list shows it, so the FAQ never repeats a price by hand. */
-function priceOf(title: Service["title"]): string {
-  const service = services.find((s) => s.title === title);
-  if (!service) throw new Error(`no service titled ${title}`);
-  return service.price;
+function priceOf(title: (typeof serviceEntries)[number]["title"]): string {
+  return services.find((s) => s.title === title)!.priceText;
 }
 
 // Twelve items carrying exactly the booking terms and studio facts of spec point 9.

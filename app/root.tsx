@@ -8,6 +8,7 @@ import { errorScreen } from "./content";
 import { InlineStyles } from "./document/critical-css";
 import { ShellHydrated } from "./hydration/HydrationPart";
 import "./styles/global.css";
+import { BACKGROUND } from "./styles/palette";
 import { visuallyHidden } from "./styles/utilities.css";
 import { ANNOUNCER_ID } from "./toasts/announce";
 import { ToastViewport } from "./toasts/Toasts";
@@ -38,7 +39,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0f0e13" />
+        <meta name="theme-color" content={BACKGROUND} />
         <Meta />
         <InlineStyles />
         <Links />

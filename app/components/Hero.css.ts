@@ -8,7 +8,7 @@ export const hero = style({
   paddingBottom: vars.space.section,
   // Pure CSS backdrop: no image to download before the first paint.
   background: `radial-gradient(60rem 30rem at 85% -10%, ${vars.color.accentSoft}, transparent 60%),
-    radial-gradient(40rem 24rem at 0% 110%, rgba(120, 90, 200, 0.16), transparent 60%),
+    radial-gradient(40rem 24rem at 0% 110%, ${vars.color.backdropGlow}, transparent 60%),
     ${vars.color.background}`,
   borderBottom: `1px solid ${vars.color.border}`,
 });

@@ -39,7 +39,7 @@ export function Services() {
                 </li>
               ))}
             </ul>
-            <p className={styles.price}>{service.price}</p>
+            <p className={styles.price}>{service.priceText}</p>
           </li>
         ))}
       </ul>
@@ -51,8 +51,8 @@ export function Services() {
           <li key={pkg.title} className={`${card} ${styles.packageCard}`}>
             <h4 className={styles.cardTitle}>{pkg.title}</h4>
             <p className={styles.description}>{pkg.description}</p>
-            <p className={styles.packagePrice}>{pkg.price}</p>
-            <p className={styles.savings}>{pkg.savings}</p>
+            <p className={styles.packagePrice}>{pkg.priceText}</p>
+            <p className={styles.savings}>{pkg.savingsText}</p>
           </li>
         ))}
       </ul>

@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { equipment, gallery, navigation, packages, services } from "~/content";
+import { equipment, equipmentSection, gallery, navigation, packages, services } from "~/content";
 import { Equipment } from "./Equipment";
 import { Faq } from "./Faq";
 import { Footer } from "./Footer";
@@ -20,16 +20,23 @@ describe("page sections", () => {
     expect(screen.getByRole("link", { name: "Book Now" })).toHaveAttribute("href", "#contact");
   });
 
-  it("services render every card with its price", () => {
+  it("services render every card with its price, each package with its price and savings", () => {
     render(<Services />);
-    for (const s of services) expect(screen.getByRole("heading", { name: s.title })).toBeInTheDocument();
-    for (const p of [...services, ...packages]) expect(screen.getByText(p.price)).toBeInTheDocument();
+    for (const s of services) {
+      const card = screen.getByRole("heading", { name: s.title }).closest("li")!;
+      expect(within(card).getByText(s.priceText)).toBeInTheDocument();
+    }
+    for (const p of packages) {
+      const card = screen.getByRole("heading", { name: p.title }).closest("li")!;
+      expect(within(card).getByText(p.priceText)).toBeInTheDocument();
+      expect(within(card).getByText(p.savingsText)).toBeInTheDocument();
+    }
   });
 
   it("equipment renders the groups and the badge", () => {
     render(<Equipment />);
     for (const g of equipment) expect(screen.getByRole("heading", { name: g.category })).toBeInTheDocument();
-    expect(screen.getByText("Always upgrading our gear")).toBeInTheDocument();
+    expect(screen.getByText(equipmentSection.badge)).toBeInTheDocument();
   });
 
   it("the gallery gives each photo its alt, size and lazy loading, in AVIF and WebP", () => {

@@ -1,7 +1,7 @@
 /** Title, description, social cards and structured data for the home page, all from content + config. */
 import type { MetaDescriptor } from "@remix-run/node";
 import type { StudioConfig } from "~/config.types";
-import { contactSection, faq, hero, packages, services } from "~/content";
+import { amountsOf, contactSection, faq, hero, money, packages, services } from "~/content";
 
 export const SOCIAL_IMAGE = { path: "/og-image.png", width: 1200, height: 630 } as const;
 
@@ -32,7 +32,7 @@ export function pageMeta({ studio, description }: { studio: StudioConfig; descri
 
 /** schema.org LocalBusiness (a RecordingStudio is not a schema.org type) plus FAQPage. */
 export function structuredData(studio: StudioConfig) {
-  const prices = [...services.map((s) => s.offer.minPrice), ...packages.map((p) => p.offer.price)];
+  const amounts = [...services.flatMap((service) => amountsOf(service.price)), ...packages.map((pkg) => pkg.price)];
   return {
     "@context": "https://schema.org",
     "@graph": [
@@ -44,7 +44,7 @@ export function structuredData(studio: StudioConfig) {
         url: `${studio.siteUrl}/`,
         image: `${studio.siteUrl}${SOCIAL_IMAGE.path}`,
         email: studio.email,
-        priceRange: `$${Math.min(...prices)} - $${Math.max(...prices)}`,
+        priceRange: `${money(Math.min(...amounts))} - ${money(Math.max(...amounts))}`,
         address: {
           "@type": "PostalAddress",
           streetAddress: studio.address.street,
@@ -53,7 +53,7 @@ export function structuredData(studio: StudioConfig) {
           postalCode: studio.address.postalCode,
           addressCountry: studio.address.country,
         },
-        // contactSection.hoursCard: "Monday - Sunday: 24 Hours"
+        // Open every day, all day: what the contact section's hours card says (its text is the description).
         openingHoursSpecification: {
           "@type": "OpeningHoursSpecification",
           dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
@@ -68,30 +68,30 @@ export function structuredData(studio: StudioConfig) {
             name: service.title,
             description: service.description,
             priceCurrency: "CAD",
-            ...(service.offer.maxPrice
+            ...("per" in service.price
               ? {
+                  price: service.price.amount,
                   priceSpecification: {
-                    "@type": "PriceSpecification",
-                    minPrice: service.offer.minPrice,
-                    maxPrice: service.offer.maxPrice,
+                    "@type": "UnitPriceSpecification",
+                    price: service.price.amount,
                     priceCurrency: "CAD",
+                    unitText: service.price.per,
                   },
                 }
               : {
-                  price: service.offer.minPrice,
                   priceSpecification: {
-                    "@type": "UnitPriceSpecification",
-                    price: service.offer.minPrice,
+                    "@type": "PriceSpecification",
+                    minPrice: service.price.from,
+                    maxPrice: service.price.to,
                     priceCurrency: "CAD",
-                    unitText: service.offer.unit,
                   },
                 }),
           })),
           ...packages.map((pkg) => ({
             "@type": "Offer",
             name: pkg.title,
-            description: `${pkg.description} ${pkg.savings}.`,
-            price: pkg.offer.price,
+            description: `${pkg.description} ${pkg.savingsText}.`,
+            price: pkg.price,
             priceCurrency: "CAD",
           })),
         ],

@@ -40,5 +40,5 @@ export const dismiss = style({
   lineHeight: 1,
   cursor: "pointer",
   pointerEvents: "auto",
-  selectors: { "&:hover": { background: "rgba(255, 255, 255, 0.08)" } },
+  selectors: { "&:hover": { background: vars.color.hoverTint } },
 });

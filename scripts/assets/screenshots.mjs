@@ -1,6 +1,6 @@
-// `node scripts/assets/screenshots.mjs`: the README's screenshots (docs/screenshot-{360,1440}.png), taken from
-// the production build with the default configuration (the studio a newcomer would see), hydrated:
-// the first screen a visitor sees.
+// `npm run screenshots`: the README's screenshots (docs/screenshot-{360,1440}.png), taken from a fresh
+// production build (the script builds first: the stack would reuse a stale build/) with the default
+// configuration (the studio a newcomer would see), hydrated: the first screen a visitor sees.
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../local-stack/chromium.mjs";

@@ -40,7 +40,7 @@ async function leaveAndComeBack(page: Page) {
 }
 
 test.describe("Back to the page after following a link", () => {
-  test("before the page has hydrated: every field is as typed, Project Title and details included", async ({ page, consoleErrors }) => {
+  test("before the page has hydrated: every field is as typed, Project Title and details included", async ({ page }) => {
     // The page's scripts never arrive while the visitor is here: it stays the plain HTML page.
     const held: Route[] = [];
     await page.route(/\/build\/.*\.js$/, (route) => void held.push(route));
@@ -49,10 +49,9 @@ test.describe("Back to the page after following a link", () => {
     expect(await isHydrated(page)).toBe(false);
     await leaveAndComeBack(page);
     await expectTyped(page);
-    void consoleErrors;
   });
 
-  test("after it has hydrated: every field is as typed, and stays so as the page hydrates again", async ({ page, consoleErrors }) => {
+  test("after it has hydrated: every field is as typed, and stays so as the page hydrates again", async ({ page }) => {
     await page.goto("/");
     await hydrated(page);
     await fillIn(page);
@@ -60,10 +59,9 @@ test.describe("Back to the page after following a link", () => {
     await expectTyped(page);
     await hydrated(page);
     await expectTyped(page);
-    void consoleErrors;
   });
 
-  test("after sending, the form comes back empty; arriving by a link starts empty too", async ({ page, consoleErrors }) => {
+  test("after sending, the form comes back empty; arriving by a link starts empty too", async ({ page }) => {
     await page.goto("/");
     await hydrated(page);
     await fillIn(page);
@@ -79,6 +77,5 @@ test.describe("Back to the page after following a link", () => {
     await leaveAndComeBack(page);
     for (const label of ["Name", "Email", "Project Title"]) await expect(field(page, label)).toHaveValue("");
     await expect(projectDetails(page)).toHaveValue("");
-    void consoleErrors;
   });
 });

@@ -1,24 +1,30 @@
 import AxeBuilder from "@axe-core/playwright";
 import { errorScreen, notFound } from "../../app/content";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { expect, takeConsoleErrors, test } from "./fixtures";
+import { answeredWith, expect, expectsConsoleErrors, takeConsoleErrors, test } from "./fixtures";
+
+/** What the browser logs on a page that is not found: the 404 document as a failed resource, and the path. */
+const NOT_FOUND_LOGGED = [answeredWith(404), /non-existent route/];
 
 test.describe("not-found page", () => {
-  test("answers 404 with the spec's texts, logs the path and links home", async ({ page, consoleErrors }) => {
-    const response = await page.goto("/no/such/page?x=1");
-    expect(response?.status()).toBe(404);
-    await expect(page.getByText(notFound.code, { exact: true })).toBeVisible();
-    await expect(page.getByRole("heading", { name: notFound.title })).toBeVisible();
-    const logged = await takeConsoleErrors(consoleErrors, /non-existent route/);
-    expect(logged.some((line) => line.includes("/no/such/page"))).toBe(true);
-    // Chromium reports the 404 document itself as a failed resource.
-    consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !/status of 404/.test(e)));
-    await page.getByRole("link", { name: notFound.link }).click();
-    await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  });
+  // Chromium reports the 404 document itself as a failed resource.
+  test(
+    "answers 404 with the spec's texts, logs the path and links home",
+    expectsConsoleErrors(answeredWith(404)),
+    async ({ page, consoleErrors }) => {
+      const response = await page.goto("/no/such/page?x=1");
+      expect(response?.status()).toBe(404);
+      await expect(page.getByText(notFound.code, { exact: true })).toBeVisible();
+      await expect(page.getByRole("heading", { name: notFound.title })).toBeVisible();
+      const logged = await takeConsoleErrors(consoleErrors, /non-existent route/);
+      expect(logged.some((line) => line.includes("/no/such/page"))).toBe(true);
+      await page.getByRole("link", { name: notFound.link }).click();
+      await expect(page).toHaveURL(/\/$/);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    },
+  );
 
-  test("has no WCAG 2.2 AA violations (axe)", async ({ page }) => {
+  test("has no WCAG 2.2 AA violations (axe)", expectsConsoleErrors(...NOT_FOUND_LOGGED), async ({ page }) => {
     await page.goto("/missing");
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
@@ -26,7 +32,7 @@ test.describe("not-found page", () => {
 });
 
 test.describe("router error screen", () => {
-  test("shows the status of a route error response", async ({ page }) => {
+  test("shows the status of a route error response", expectsConsoleErrors(answeredWith(405)), async ({ page }) => {
     // A form post to a route without an action is refused by the router itself: 405.
     await page.goto("/");
     await page.evaluate(() => {
@@ -40,7 +46,7 @@ test.describe("router error screen", () => {
     await expect(page.getByText("405 Method Not Allowed")).toBeVisible();
   });
 
-  test("shows the message of a thrown error", async ({ page, consoleErrors }) => {
+  test("shows the message of a thrown error", expectsConsoleErrors(...NOT_FOUND_LOGGED, answeredWith(500)), async ({ page }) => {
     await page.goto("/missing");
     await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached" });
     // The next client navigation's data request fails on the server with an error.
@@ -57,6 +63,5 @@ test.describe("router error screen", () => {
     );
     await expect(page.getByRole("heading", { name: errorScreen.title })).toBeVisible();
     await expect(page.getByText("Studio database unreachable")).toBeVisible();
-    consoleErrors.length = 0;
   });
 });

@@ -60,15 +60,14 @@ test.describe("FAQ with JavaScript off", () => {
 });
 
 test.describe("FAQ before and through hydration", () => {
-  test("before hydration it follows the same rules", async ({ page, consoleErrors }) => {
+  test("before hydration it follows the same rules", async ({ page }) => {
     await holdModules(page);
     await page.goto("/");
     await accordionRules(page);
     expect(await isHydrated(page)).toBe(false);
-    void consoleErrors;
   });
 
-  test("every question is a level-3 heading before, through and after hydration", async ({ page, consoleErrors }) => {
+  test("every question is a level-3 heading before, through and after hydration", async ({ page }) => {
     const modules = await holdModules(page);
     await page.goto("/");
     const headings = () => page.locator("#faq").getByRole("heading", { level: 3 }).allTextContents();
@@ -78,10 +77,9 @@ test.describe("FAQ before and through hydration", () => {
     await modules.release();
     await expect.poll(() => isSettled(page)).toBe(true);
     expect(await headings()).toEqual(faq.map((f) => f.question));
-    void consoleErrors;
   });
 
-  test("hydration keeps the item the visitor opened and the focused question, and moves nothing", async ({ page, consoleErrors }) => {
+  test("hydration keeps the item the visitor opened and the focused question, and moves nothing", async ({ page }) => {
     const modules = await holdModules(page);
     await page.goto("/");
     await question(page, 4).click();
@@ -103,10 +101,9 @@ test.describe("FAQ before and through hydration", () => {
     // And the Radix accordion follows the rules from there.
     await question(page, 4).click();
     await expect(answer(page, 4)).toBeHidden();
-    void consoleErrors;
   });
 
-  test("has no WCAG 2.2 AA violation with an answer open, before and after hydration (axe)", async ({ page, consoleErrors }) => {
+  test("has no WCAG 2.2 AA violation with an answer open, before and after hydration (axe)", async ({ page }) => {
     const modules = await holdModules(page);
     await page.goto("/");
     await question(page, 0).click();
@@ -117,7 +114,6 @@ test.describe("FAQ before and through hydration", () => {
     await expect.poll(() => isSettled(page)).toBe(true);
     const after = await new AxeBuilder({ page }).include("#faq").withTags(WCAG).analyze();
     expect(after.violations.map((v) => v.id)).toEqual([]);
-    void consoleErrors;
   });
 });
 
@@ -138,7 +134,7 @@ test.describe("a visitor on a slow phone", () => {
   const cls = (page: Page) => page.evaluate(() => (window as unknown as { __cls: number }).__cls);
 
   for (const anchor of ["", "#faq", "#contact", "#services", "#equipment"]) {
-    test(`landing on /${anchor}, hydrating and scrolling shifts nothing`, async ({ page, consoleErrors }) => {
+    test(`landing on /${anchor}, hydrating and scrolling shifts nothing`, async ({ page }) => {
       await slowPhone(page);
       for (let run = 0; run < RUNS; run++) {
         await page.goto(`/?run=${run}${anchor}`, { waitUntil: "load" });
@@ -150,14 +146,10 @@ test.describe("a visitor on a slow phone", () => {
         await page.waitForTimeout(300);
         expect(await cls(page), `run ${run}`).toBe(0);
       }
-      void consoleErrors;
     });
   }
 
-  test("a tap on a question as the first input opens it, and it stays open through hydration; after hydration too", async ({
-    page,
-    consoleErrors,
-  }) => {
+  test("a tap on a question as the first input opens it, and it stays open through hydration; after hydration too", async ({ page }) => {
     await slowPhone(page);
     for (let run = 0; run < RUNS; run++) {
       await page.goto(`/?run=${run}#faq`, { waitUntil: "load" });
@@ -173,6 +165,5 @@ test.describe("a visitor on a slow phone", () => {
       await expect(answer(page, 2)).toBeHidden();
       expect(await cls(page), `run ${run}`).toBe(0);
     }
-    void consoleErrors;
   });
 });

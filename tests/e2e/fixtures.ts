@@ -57,17 +57,46 @@ export const test = base.extend<{ consoleErrors: string[] }, { stack: Stack }>({
     { scope: "worker", timeout: 120_000 },
   ],
   baseURL: async ({ stack }, use) => use(stack.siteUrl),
-  // Every console error fails the test unless the test takes it (expectConsoleError).
-  consoleErrors: async ({ page }, use) => {
-    const errors: string[] = [];
-    page.on("console", (message: ConsoleMessage) => {
-      if (message.type() === "error") errors.push(message.text());
-    });
-    page.on("pageerror", (error) => errors.push(error.message));
-    await use(errors);
-    expect(errors, "console errors").toEqual([]);
-  },
+  // On for every test (auto): any console error or uncaught exception in the test's browser context fails
+  // it, unless the test says it expects that error (expectsConsoleErrors, or takes it: takeConsoleErrors).
+  consoleErrors: [
+    async ({ context }, use, testInfo) => {
+      const errors: string[] = [];
+      context.on("console", (message: ConsoleMessage) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      context.on("weberror", (error) => errors.push(error.error().message));
+      await use(errors);
+      const expected = testInfo.annotations.filter((a) => a.type === EXPECTED_CONSOLE_ERROR).map((a) => patternOf(a.description!));
+      // A test that failed already may have stopped before its expected error: that says nothing new.
+      for (const pattern of testInfo.status === "passed" ? expected : []) {
+        await expect.poll(() => errors.some((e) => pattern.test(e)), `the expected console error ${pattern} appeared`).toBe(true);
+      }
+      expect(
+        errors.filter((e) => !expected.some((pattern) => pattern.test(e))),
+        "console errors",
+      ).toEqual([]);
+    },
+    { auto: true },
+  ],
 });
+
+const EXPECTED_CONSOLE_ERROR = "expected console error";
+const patternOf = (description: string) => {
+  const [, source, flags] = /^\/(.*)\/(\w*)$/s.exec(description)!;
+  return new RegExp(source!, flags);
+};
+
+/** What Chromium logs when a document or resource is answered with `status` (a form post's 422 page, say). */
+export const answeredWith = (status: number) => new RegExp(`status of ${status} `);
+
+/**
+ * A test's details (`test(title, expectsConsoleErrors(/.../), body)`): the console errors the test provokes.
+ * Each pattern must match at least one error; errors it matches do not fail the test, any other does.
+ */
+export function expectsConsoleErrors(...patterns: RegExp[]) {
+  return { annotation: patterns.map((pattern) => ({ type: EXPECTED_CONSOLE_ERROR, description: String(pattern) })) };
+}
 
 export { expect };
 

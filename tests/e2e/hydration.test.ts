@@ -6,7 +6,7 @@
 import type { Page, Route } from "@playwright/test";
 import { contactForm, faq, toasts } from "../../app/content";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { expect, isHydrated, isSettled, test } from "./fixtures";
+import { expect, expectsConsoleErrors, isHydrated, isSettled, test } from "./fixtures";
 
 const moduleRequests = (page: Page) => {
   const seen: string[] = [];
@@ -17,7 +17,7 @@ const moduleRequests = (page: Page) => {
 };
 
 test.describe("hydration when the visitor starts on the form", () => {
-  test("the first view fetches no JavaScript modules; the FAQ is the native accordion, closed", async ({ page, consoleErrors }) => {
+  test("the first view fetches no JavaScript modules; the FAQ is the native accordion, closed", async ({ page }) => {
     const modules = moduleRequests(page);
     await page.goto("/", { waitUntil: "load" });
     await page.waitForTimeout(1000); // idle, as a visitor reading the hero would be
@@ -26,13 +26,9 @@ test.describe("hydration when the visitor starts on the form", () => {
     await expect(page.locator("#faq details[name=faq]")).toHaveCount(faq.length);
     await expect(page.getByText(faq[0]!.answer)).toBeAttached();
     await expect(page.getByText(faq[0]!.answer)).toBeHidden();
-    void consoleErrors;
   });
 
-  test("scrolling, pointer moves, keys, the menu, Book Now and FAQ taps fetch nothing: each works as plain HTML", async ({
-    page,
-    consoleErrors,
-  }) => {
+  test("scrolling, pointer moves, keys, the menu, Book Now and FAQ taps fetch nothing: each works as plain HTML", async ({ page }) => {
     const modules = moduleRequests(page);
     await page.goto("/", { waitUntil: "load" });
     await page.mouse.move(20, 20);
@@ -58,7 +54,6 @@ test.describe("hydration when the visitor starts on the form", () => {
     await page.waitForTimeout(500);
     expect(modules).toEqual([]);
     expect(await isHydrated(page)).toBe(false);
-    void consoleErrors;
   });
 
   for (const [intent, act] of [
@@ -71,7 +66,7 @@ test.describe("hydration when the visitor starts on the form", () => {
       },
     ],
   ] as const) {
-    test(`${intent} in the form loads the modules and hydrates; the FAQ becomes Radix's accordion`, async ({ page, consoleErrors }) => {
+    test(`${intent} in the form loads the modules and hydrates; the FAQ becomes Radix's accordion`, async ({ page }) => {
       const modules = moduleRequests(page);
       await page.goto("/", { waitUntil: "load" });
       await act(page);
@@ -81,11 +76,10 @@ test.describe("hydration when the visitor starts on the form", () => {
       await expect(page.locator("link[data-deferred-rel], script[type='text/x-deferred-module']")).toHaveCount(0);
       await expect(page.locator("#faq button[aria-expanded=true]")).toHaveCount(0);
       await expect(page.getByText(faq[0]!.answer)).toBeHidden();
-      void consoleErrors;
     });
   }
 
-  test("what a visitor types while the modules load is kept, and sent", async ({ page, stack, consoleErrors }) => {
+  test("what a visitor types while the modules load is kept, and sent", async ({ page, stack }) => {
     // Hold the modules back until the form is filled in, as a slow phone network would.
     const held: Route[] = [];
     let release = false;
@@ -108,10 +102,9 @@ test.describe("hydration when the visitor starts on the form", () => {
     await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
     const rows = await stack.db`select name, email from contact_enquiries where project_title = ${`Early bird ${t}`}`;
     expect(rows).toEqual([{ name: "Grace Hopper", email: `grace-${t}@example.com` }]);
-    void consoleErrors;
   });
 
-  test("in-page links followed while the page hydrates keep what was typed, the open answer and focus", async ({ page, consoleErrors }) => {
+  test("in-page links followed while the page hydrates keep what was typed, the open answer and focus", async ({ page }) => {
     // A slow phone, so the parts of the page stay unhydrated for a while after React starts.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 8 });
@@ -142,20 +135,23 @@ test.describe("hydration when the visitor starts on the form", () => {
     await expect(name).toBeFocused();
     await expect(page.locator("#faq-2-question")).toHaveAttribute("aria-expanded", "true");
     expect(await page.evaluate(() => location.hash)).toMatch(/^#(contact|faq|services)$/);
-    void consoleErrors;
   });
 
-  test("if the modules never arrive, the page still works: the form posts to the server", async ({ page, stack }) => {
-    await page.route(/\/build\/.*\.js$/, (route) => route.abort("internetdisconnected"));
-    await page.goto("/");
-    await page.waitForTimeout(250);
-    const t = `no-modules-${Date.now().toString(36)}`;
-    const form = page.locator("#contact form");
-    await form.getByLabel("Name").fill("Ada Lovelace");
-    await form.getByLabel("Email").fill(`ada-${t}@example.com`);
-    await form.getByLabel("Project Title").fill(`Offline scripts ${t}`);
-    await form.getByRole("button", { name: contactForm.submit }).click();
-    await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title);
-    expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Offline scripts ${t}`}`).toHaveLength(1);
-  });
+  test(
+    "if the modules never arrive, the page still works: the form posts to the server",
+    expectsConsoleErrors(/ERR_INTERNET_DISCONNECTED/),
+    async ({ page, stack }) => {
+      await page.route(/\/build\/.*\.js$/, (route) => route.abort("internetdisconnected"));
+      await page.goto("/");
+      await page.waitForTimeout(250);
+      const t = `no-modules-${Date.now().toString(36)}`;
+      const form = page.locator("#contact form");
+      await form.getByLabel("Name").fill("Ada Lovelace");
+      await form.getByLabel("Email").fill(`ada-${t}@example.com`);
+      await form.getByLabel("Project Title").fill(`Offline scripts ${t}`);
+      await form.getByRole("button", { name: contactForm.submit }).click();
+      await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title);
+      expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Offline scripts ${t}`}`).toHaveLength(1);
+    },
+  );
 });

@@ -12,10 +12,7 @@ test.describe("layout at every width", () => {
   // The sweep sets its own widths: once is enough.
   test.skip(({ isMobile }) => !isMobile, "runs in the mobile project only");
 
-  test("from 320 px up the studio's name breaks only between words, beside Book Now, and nothing scrolls sideways", async ({
-    page,
-    consoleErrors,
-  }) => {
+  test("from 320 px up the studio's name breaks only between words, beside Book Now, and nothing scrolls sideways", async ({ page }) => {
     test.setTimeout(90_000);
     await page.goto("/");
     // The name a visitor reads (the tests' own is shorter).
@@ -48,6 +45,5 @@ test.describe("layout at every width", () => {
       if (seen.overflow > 0) problems.push(`${width} px: the page scrolls sideways by ${seen.overflow} px`);
     }
     expect(problems).toEqual([]);
-    void consoleErrors;
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { faq, packages, services } from "../../app/content";
+import { amountsOf, contactForm, faq, money, packages, services } from "../../app/content";
 import { expect, hydrated, test } from "./fixtures";
 
 /** The `'sha256-…'` CSP source of an inline script's text. */
@@ -52,7 +52,7 @@ test.describe("security headers", () => {
     expect(first.headers()["vary"]).toMatch(/Accept-Encoding/i);
   });
 
-  test("Chromium reports no CSP violation, including while the form sends", async ({ page, consoleErrors }) => {
+  test("Chromium reports no CSP violation, including while the form sends", async ({ page }) => {
     await page.addInitScript(() => {
       (window as unknown as { violations: string[] }).violations = [];
       document.addEventListener("securitypolicyviolation", (e) =>
@@ -65,10 +65,9 @@ test.describe("security headers", () => {
     await form.getByLabel("Name").fill("Ada");
     await form.getByLabel("Email").fill("ada@example.com");
     await form.getByLabel("Project Title").fill(`CSP check ${Date.now()}`);
-    await form.getByRole("button", { name: "Send Message" }).click();
+    await form.getByRole("button", { name: contactForm.submit }).click();
     await expect(page.locator("[data-tone=success]")).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
-    void consoleErrors;
   });
 
   test("static build assets are immutable and responses are compressed", async ({ request }) => {
@@ -127,15 +126,20 @@ test.describe("SEO and sharing", () => {
     expect(business.openingHoursSpecification.dayOfWeek).toHaveLength(7);
     expect(business.openingHoursSpecification.opens).toBe("00:00");
     expect(business.sameAs).toHaveLength(1);
-    expect(business.priceRange).toBe("$30 - $1000");
+    const amounts = [...services.flatMap((service) => amountsOf(service.price)), ...packages.map((pkg) => pkg.price)];
+    expect(business.priceRange).toBe(`${money(Math.min(...amounts))} - ${money(Math.max(...amounts))}`);
     const offers = business.makesOffer as Json[];
-    for (const service of services) {
-      const offer = offers.find((o) => o.name === service.title)!;
+    for (const { title, price } of services) {
+      const offer = offers.find((o) => o.name === title)!;
       expect(offer.priceCurrency).toBe("CAD");
-      if (service.offer.maxPrice) expect([offer.priceSpecification.minPrice, offer.priceSpecification.maxPrice]).toEqual([150, 250]);
-      else expect(offer.price).toBe(service.offer.minPrice);
+      if ("per" in price) expect([offer.price, offer.priceSpecification.unitText]).toEqual([price.amount, price.per]);
+      else expect([offer.priceSpecification.minPrice, offer.priceSpecification.maxPrice]).toEqual([price.from, price.to]);
     }
-    for (const pkg of packages) expect(offers.find((o) => o.name === pkg.title)!.price).toBe(pkg.offer.price);
+    for (const pkg of packages) {
+      const offer = offers.find((o) => o.name === pkg.title)!;
+      expect(offer.price).toBe(pkg.price);
+      expect(offer.description).toContain(pkg.savingsText);
+    }
     const faqPage = graph.find((n) => n["@type"] === "FAQPage") as Json;
     expect(faqPage.mainEntity.map((q: Json) => [q.name, q.acceptedAnswer.text])).toEqual(faq.map((f) => [f.question, f.answer]));
   });

@@ -8,7 +8,7 @@
 import type { Page, Route } from "@playwright/test";
 import { contactForm, toasts } from "../../app/content";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { expect, takeConsoleErrors, test } from "./fixtures";
+import { expect, expectsConsoleErrors, takeConsoleErrors, test } from "./fixtures";
 
 const MOMENTS = ["before the scripts are asked for", "while the scripts download", "while React hydrates", "after hydration"] as const;
 type Moment = (typeof MOMENTS)[number];
@@ -234,22 +234,23 @@ test.describe("Send at any moment of hydration, with JavaScript on", () => {
     });
   }
 
-  test("if the scripts cannot run, a Send before hydration posts the form without JavaScript: the enquiry arrives", async ({
-    page,
-    stack,
-  }) => {
-    await page.route(/\/build\/.*\.js$/, (route) => route.abort("internetdisconnected"));
-    const t = `${Date.now().toString(36)}-${seq++}`;
-    await page.goto("/");
-    await page.waitForTimeout(250);
-    const form = page.locator("#contact form");
-    await form.getByLabel("Name").fill("Ada Lovelace");
-    await form.getByLabel("Email").fill(`ada-${t}@example.com`);
-    await form.getByLabel("Project Title").fill(`Scripts blocked ${t}`);
-    await form.getByRole("button", { name: contactForm.submit }).click();
-    await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title, { timeout: 20_000 });
-    expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Scripts blocked ${t}`}`).toHaveLength(1);
-  });
+  test(
+    "if the scripts cannot run, a Send before hydration posts the form without JavaScript: the enquiry arrives",
+    expectsConsoleErrors(/ERR_INTERNET_DISCONNECTED/),
+    async ({ page, stack }) => {
+      await page.route(/\/build\/.*\.js$/, (route) => route.abort("internetdisconnected"));
+      const t = `${Date.now().toString(36)}-${seq++}`;
+      await page.goto("/");
+      await page.waitForTimeout(250);
+      const form = page.locator("#contact form");
+      await form.getByLabel("Name").fill("Ada Lovelace");
+      await form.getByLabel("Email").fill(`ada-${t}@example.com`);
+      await form.getByLabel("Project Title").fill(`Scripts blocked ${t}`);
+      await form.getByRole("button", { name: contactForm.submit }).click();
+      await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title, { timeout: 20_000 });
+      expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Scripts blocked ${t}`}`).toHaveLength(1);
+    },
+  );
 
   test("a react-dom of another version at run time (a broken assumption): no input guard, React hydrates as by default, Send still ends in the toast", async ({
     browser,

@@ -44,15 +44,14 @@ function coveredFields(page: Page) {
 }
 
 test.describe("the success toast and the form", () => {
-  test("the toast shows where it covers none of the form's fields; every field on screen takes a tap", async ({ page, consoleErrors }) => {
+  test("the toast shows where it covers none of the form's fields; every field on screen takes a tap", async ({ page }) => {
     await send(page);
     // Wait for the toast's entrance to end, where it stays.
     await page.waitForTimeout(500);
     expect(await coveredFields(page)).toEqual({ covered: [], unreachable: [] });
-    void consoleErrors;
   });
 
-  test("a field scrolled under the toast still takes the tap, and the toast goes", async ({ page, consoleErrors, isMobile }) => {
+  test("a field scrolled under the toast still takes the tap, and the toast goes", async ({ page, isMobile }) => {
     await send(page);
     await page.waitForTimeout(500);
     const name = form(page).getByLabel("Name");
@@ -70,6 +69,5 @@ test.describe("the success toast and the form", () => {
     else await page.mouse.click(x, y);
     await expect(name).toBeFocused();
     await expect(toast(page)).toHaveCount(0);
-    void consoleErrors;
   });
 });

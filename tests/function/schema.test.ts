@@ -38,6 +38,8 @@ test("each field's limit in the table is the contract's: FIELD_LIMITS characters
     assert.equal(await tableTakes(columnOf(field), "🎤".repeat(limit)), true, `${field}: ${limit}`);
     assert.equal(await tableTakes(columnOf(field), "🎤".repeat(limit + 1)), false, `${field}: ${limit + 1}`);
   }
+  // The e-mail limit is the standard's, not a choice: RFC 5321 (4.5.3.1.3) caps a path at 256 octets, "<" and ">" included.
+  assert.equal(FIELD_LIMITS.email, 256 - "<>".length);
 });
 
 /** An address of exactly `length` characters (RFC 5321: a local part of at most 64), unique to `t`. */
