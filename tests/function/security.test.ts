@@ -4,12 +4,13 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { normalizeEmail, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
+import { loadConfig } from "../../supabase/functions/send-contact-email/config.ts";
 import { headerText, studioNotification, visitorConfirmation } from "../../supabase/functions/send-contact-email/emails.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
 import { notificationSenderName } from "../../supabase/functions/send-contact-email/sender.ts";
 import { createWrongSecrets, WRONG_SECRET_LIMITS } from "../../supabase/functions/send-contact-email/wrong-secrets.ts";
 import { check, checkFunctionAtStart, functionCheck, RELAY_ALARM } from "../../app/server/function-check.server.ts";
-import { startResendStandIn } from "./resend-standin.ts";
+import { signedWebhook, startResendStandIn } from "./resend-standin.ts";
 import {
   allMail,
   client,
@@ -23,6 +24,7 @@ import {
   RELAY_SECRET,
   rowsAbout,
   setup,
+  STACK_FUNCTION_ENV,
   STUDIO_INBOX,
   test,
   token,
@@ -48,7 +50,13 @@ test("as role anon, reading or writing enquiries is refused", async () => {
       }),
       /permission denied/,
     );
-    for (const what of ["private.undeliverable", "private.undelivered_mail", "private.redelivery_state", "contact_rate_limits"]) {
+    for (const what of [
+      "private.undeliverable",
+      "private.undelivered_mail",
+      "private.redelivery_state",
+      "private.processed_webhook_events",
+      "contact_rate_limits",
+    ]) {
       await assert.rejects(
         db.begin(async (tx) => {
           await tx.unsafe(`set local role ${role}`);
@@ -243,6 +251,94 @@ test("the owner's alarm rings on the site's side, from the site's own check with
     fn.lines.filter((l) => l.level === "error"),
     [],
   );
+});
+
+test("Resend's webhook acts on an event once: a repeat of a processed svix-id is answered 200 and changes nothing; only signed events are recorded, and old ids are pruned", async () => {
+  await using resend = startResendStandIn("re_test_key");
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url });
+  const secret = STACK_FUNCTION_ENV.RESEND_WEBHOOK_SECRET!;
+  const t = token();
+  const { id } = await (await fn.handle(enquiry(valid(t)))).json();
+  const [confirmation] = await db`select provider_id from contact_deliveries where enquiry_id = ${id} and kind = 'confirmation'`;
+  const bounce = {
+    type: "email.bounced",
+    created_at: new Date().toISOString(),
+    data: { email_id: confirmation!.provider_id, to: [emailOf(t)], bounce: { message: "Mailbox does not exist", type: "Permanent" } },
+  };
+  const url = `${URL_}/resend-webhook`;
+  const processed = (eventId: string) => db`select 1 from private.processed_webhook_events where event_id = ${eventId}`;
+  // An id older than the retention, left by an event long ago: pruned when a new one arrives.
+  const old = `msg_old_${t}`;
+  await db`insert into private.processed_webhook_events (event_id, processed_at) values (${old}, now() - interval '8 days')`;
+
+  const first = await signedWebhook(url, secret, bounce);
+  const again = first.clone();
+  const eventId = first.headers.get("svix-id")!;
+  assert.deepEqual(await (await fn.handle(first)).json(), { status: "ok", handled: true });
+  assert.equal((await processed(eventId)).length, 1);
+  assert.equal((await processed(old)).length, 0, "pruned");
+  // The owner looks into it and lets the address receive mail again; Svix then sends the same event again.
+  await db`delete from private.undeliverable_addresses where mailbox = ${emailOf(t)}`;
+  const repeat = await fn.handle(again);
+  assert.equal(repeat.status, 200);
+  assert.deepEqual(await repeat.json(), { status: "ok", handled: false, duplicate: true });
+  assert.equal(fn.lines.at(-1)!.outcome, "duplicate");
+  assert.equal((await db`select 1 from private.undeliverable_addresses where mailbox = ${emailOf(t)}`).length, 0, "the owner's fix stands");
+
+  // Unsigned or wrongly signed: refused, and no id is kept (a stranger cannot fill the table).
+  const unsigned = new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "svix-id": `msg_forged_${t}` },
+    body: "{}",
+  });
+  assert.equal((await fn.handle(unsigned)).status, 401);
+  const otherSecret = await signedWebhook(url, `whsec_${btoa("another-secret-entirely-0123456789")}`, bounce);
+  assert.equal((await fn.handle(otherSecret)).status, 401);
+  assert.equal((await processed(`msg_forged_${t}`)).length + (await processed(otherSecret.headers.get("svix-id")!)).length, 0);
+});
+
+test("no public answer names a setting or carries framework text: every route, method and odd request, under every kind of configuration", async () => {
+  // Every variable the function reads, as it reads them (the transports read different ones).
+  const names = new Set<string>();
+  for (const env of [{}, { MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_x" }, { SB_REGION: "x" }] as Record<string, string>[])
+    loadConfig({ get: (key) => (names.add(key), env[key]) });
+  assert.ok(names.has("RESEND_WEBHOOK_SECRET") && names.has("SUPABASE_DB_URL") && names.size > 30, String(names.size));
+  const leaks = new RegExp(`${[...names].join("|")}|Error:|TypeError|at [\\w.]+ \\(|Deno|postgres|nodemailer|standardwebhooks`, "i");
+
+  const configs: Record<string, string>[] = [
+    {},
+    { MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_x", RESEND_WEBHOOK_SECRET: "" },
+    { MAIL_TRANSPORT: "resend", RESEND_API_KEY: "not-a-key", RESEND_WEBHOOK_SECRET: STACK_FUNCTION_ENV.RESEND_WEBHOOK_SECRET! },
+    { SUPABASE_DB_URL: "", DB_POOLER_URL: "" },
+    { SB_REGION: "local-test", ENQUIRY_RELAY_SECRET: "", REDELIVERY_SECRET: "", MAIL_FROM: "nope", SMTP_PORT: "25" },
+  ];
+  const paths = ["", "/health", "/relay-check", "/redeliver", "/resend-webhook", "/nothing", "/../health"];
+  for (const env of configs) {
+    await using fn = setup(env);
+    for (const path of paths) {
+      for (const method of ["GET", "HEAD", "POST", "PUT", "OPTIONS", "DELETE"]) {
+        for (const headers of [
+          {},
+          { "content-type": "application/json", origin: ORIGIN, [RELAY_HEADERS.secret]: "wrong-relay-0123456789" },
+          { "content-type": "text/plain; charset=latin1", origin: "https://evil.example", [REDELIVERY_SECRET_HEADER]: "wrong" },
+          { "content-type": "application/json", "svix-id": "msg_x", "svix-timestamp": "1", "svix-signature": "v1,AAAA" },
+        ] as Record<string, string>[]) {
+          const hasBody = method !== "GET" && method !== "HEAD";
+          const response = await fn.handle(new Request(`${URL_}${path}`, { method, headers, body: hasBody ? '{"name":' : undefined }));
+          const text = await response.text();
+          assert.doesNotMatch(text, leaks, `${JSON.stringify(env)} ${method} ${path}: ${response.status} ${text}`);
+          for (const [name, value] of response.headers) assert.doesNotMatch(`${name}: ${value}`, /RESEND|SUPABASE|SECRET|SMTP/, name);
+        }
+      }
+    }
+    // The enquiry path with a valid body too (a 503 without a database, 200 otherwise).
+    const answer = await (await fn.handle(enquiry(valid(token())))).text();
+    assert.doesNotMatch(answer, leaks, answer);
+  }
+  // The webhook without Resend: the 404 any unknown path gets, word for word.
+  await using fn = setup();
+  const unknown = await (await fn.handle(new Request(`${URL_}/nothing`, { method: "POST" }))).text();
+  assert.equal(await (await fn.handle(new Request(`${URL_}/resend-webhook`, { method: "POST", body: "{}" }))).text(), unknown);
 });
 
 test("the sender name made from the visitor's never imitates an address, in compatibility forms either (fullwidth, small)", () => {

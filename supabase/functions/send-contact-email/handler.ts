@@ -17,7 +17,7 @@ import type { Config } from "./config.ts";
 import { createDelivery, type RedeliveryReport } from "./delivery.ts";
 import { createEnquiryFlow, MESSAGES as ENQUIRY_MESSAGES } from "./enquiry.ts";
 import { createHealth } from "./health.ts";
-import { json } from "./http.ts";
+import { json, notFound } from "./http.ts";
 import { defaultLog, errorText, type Log } from "./log.ts";
 import type { Mailer } from "./mailer.ts";
 import { createResendWebhook } from "./resend-webhook.ts";
@@ -52,9 +52,9 @@ const MESSAGES = {
   method: "Use POST.",
   methodGet: "Use GET.",
   origin: "This origin may not send enquiries.",
-  notFound: "Not found.",
   target: "Bad request target.",
   unauthorized: "Unauthorized.",
+  unexpected: "Something went wrong. Please try again in a moment.",
 } as const;
 
 type Route = "enquiry" | "redeliver" | "health" | "relay-check" | "resend-webhook";
@@ -138,43 +138,49 @@ export function createHandler({
     const host = request.headers.get("host");
     let response: Response;
 
-    if (host !== null && url.host !== host.toLowerCase()) {
-      // An absolute-form request target ("POST http://other.example/…") naming another host.
-      response = json(400, { status: "error", message: MESSAGES.target });
-    } else if ((route === "health" || route === "relay-check") && request.method !== "GET" && request.method !== "HEAD") {
-      response = json(405, { status: "error", message: MESSAGES.methodGet }, { Allow: "GET" });
-    } else if (route === "health") {
-      const owner = verdictOf(request, "owner", config);
-      response = owner === "refused" ? refuseSecret(request, "owner", line, unauthorized) : await health(request, owner === "recognised");
-    } else if (route === "relay-check") {
-      // The site's own check of its relay secret (app/server/function-check.server.ts): the answer a
-      // relayed enquiry would get, and nothing else; the site rings its owner's alarm when refused.
-      const relay = verdictOf(request, "relay", config);
-      if (relay === "refused") response = refuseSecret(request, "relay", line, relayRefused);
-      else if (relay === "absent") response = json(401, relayRefused);
-      else response = json(200, { status: "ok", relay });
-    } else if (route === "redeliver") {
-      response =
-        request.method === "POST"
-          ? await redeliver(request, line)
-          : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
-    } else if (route === "resend-webhook") {
-      response =
-        request.method === "POST"
-          ? await resendWebhook(request, line)
-          : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
-    } else if (route !== "enquiry") {
-      response = json(404, { status: "error", message: MESSAGES.notFound });
-    } else if (request.method === "OPTIONS") {
-      response = new Response(null, { status: 204, headers: cors });
-    } else if (origin && !cors["Access-Control-Allow-Origin"]) {
-      response = json(403, { status: "error", message: MESSAGES.origin }, cors);
-    } else if (request.method !== "POST") {
-      response = json(405, { status: "error", message: MESSAGES.method }, { ...cors, Allow: "POST, OPTIONS" });
-    } else if (verdictOf(request, "relay", config) === "refused") {
-      response = refuseSecret(request, "relay", line, relayRefused, cors);
-    } else {
-      response = await enquiry(request, cors, line);
+    try {
+      if (host !== null && url.host !== host.toLowerCase()) {
+        // An absolute-form request target ("POST http://other.example/…") naming another host.
+        response = json(400, { status: "error", message: MESSAGES.target });
+      } else if ((route === "health" || route === "relay-check") && request.method !== "GET" && request.method !== "HEAD") {
+        response = json(405, { status: "error", message: MESSAGES.methodGet }, { Allow: "GET" });
+      } else if (route === "health") {
+        const owner = verdictOf(request, "owner", config);
+        response = owner === "refused" ? refuseSecret(request, "owner", line, unauthorized) : await health(request, owner === "recognised");
+      } else if (route === "relay-check") {
+        // The site's own check of its relay secret (app/server/function-check.server.ts): the answer a
+        // relayed enquiry would get, and nothing else; the site rings its owner's alarm when refused.
+        const relay = verdictOf(request, "relay", config);
+        if (relay === "refused") response = refuseSecret(request, "relay", line, relayRefused);
+        else if (relay === "absent") response = json(401, relayRefused);
+        else response = json(200, { status: "ok", relay });
+      } else if (route === "redeliver") {
+        response =
+          request.method === "POST"
+            ? await redeliver(request, line)
+            : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
+      } else if (route === "resend-webhook") {
+        response =
+          request.method === "POST"
+            ? await resendWebhook(request, line)
+            : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
+      } else if (route !== "enquiry") {
+        response = notFound();
+      } else if (request.method === "OPTIONS") {
+        response = new Response(null, { status: 204, headers: cors });
+      } else if (origin && !cors["Access-Control-Allow-Origin"]) {
+        response = json(403, { status: "error", message: MESSAGES.origin }, cors);
+      } else if (request.method !== "POST") {
+        response = json(405, { status: "error", message: MESSAGES.method }, { ...cors, Allow: "POST, OPTIONS" });
+      } else if (verdictOf(request, "relay", config) === "refused") {
+        response = refuseSecret(request, "relay", line, relayRefused, cors);
+      } else {
+        response = await enquiry(request, cors, line);
+      }
+    } catch (error) {
+      // A fault of ours: logged with its cause, answered without it (no framework or runtime text).
+      Object.assign(line, { level: "error", error: errorText(error) });
+      response = json(500, { status: "error", message: MESSAGES.unexpected }, cors);
     }
 
     log({ ...line, status: response.status, ms: now() - started });
