@@ -3,13 +3,13 @@
 // a stranger's inbox as anything but plain, visible text.
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { check, checkFunctionAtStart, functionCheck, RELAY_ALARM } from "../../app/server/function-check.server.ts";
 import { normalizeEmail, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 import { loadConfig } from "../../supabase/functions/send-contact-email/config.ts";
 import { headerText, studioNotification, visitorConfirmation } from "../../supabase/functions/send-contact-email/emails.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
 import { notificationSenderName } from "../../supabase/functions/send-contact-email/sender.ts";
 import { createWrongSecrets, WRONG_SECRET_LIMITS } from "../../supabase/functions/send-contact-email/wrong-secrets.ts";
-import { check, checkFunctionAtStart, functionCheck, RELAY_ALARM } from "../../app/server/function-check.server.ts";
 import { signedWebhook, startResendStandIn } from "./resend-standin.ts";
 import {
   allMail,
