@@ -11,6 +11,8 @@
  * from anyone as an ordinary, throttled refusal, and its /health tells relay state only to the owner
  * (docs/decisions/023).
  */
+// Node's timers (also under Deno, whose tests call this): a retry must not keep a stopping site alive.
+import { setTimeout } from "node:timers";
 import { FUNCTION_NAME, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 
 export type FunctionCheck =

@@ -3,6 +3,7 @@
 // after the hand-over and before recording it) is one message in the reader's mail client. Checked on
 // the real SMTP catcher, through a proxy that loses the catcher's answer to one message.
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import net from "node:net";
 import { messageIdOf } from "../../supabase/functions/send-contact-email/mailer.ts";
 import { parseMailbox } from "../../supabase/functions/send-contact-email/sender.ts";

@@ -221,7 +221,7 @@ test("/health tells relay state only to a caller with the owner's secret; a wron
 
 test("the owner's alarm rings on the site's side, from the site's own check with its own secret: relay-secret-mismatch once when refused, nothing when recognised", async () => {
   await using fn = setup();
-  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, fn.handler);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, fn.handler);
   const supabaseUrl = `http://127.0.0.1:${server.addr.port}`;
   const errors: string[] = [];
   const original = console.error;
@@ -246,6 +246,7 @@ test("the owner's alarm rings on the site's side, from the site's own check with
     assert.deepEqual(errors, [RELAY_ALARM]);
   } finally {
     console.error = original;
+    await server.shutdown();
   }
   assert.deepEqual(
     fn.lines.filter((l) => l.level === "error"),
