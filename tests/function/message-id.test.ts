@@ -61,9 +61,11 @@ function losingFirstAcknowledgement() {
     server.listen(0, "127.0.0.1", () =>
       resolve({
         port: (server.address() as net.AddressInfo).port,
-        async [Symbol.asyncDispose]() {
+        // Not waiting for close's callback: under Deno 2.1 it never comes once a pooled connection was cut.
+        [Symbol.asyncDispose]() {
           for (const socket of sockets) socket.destroy();
-          await new Promise((done) => server.close(done));
+          server.close();
+          return Promise.resolve();
         },
       }),
     ),
