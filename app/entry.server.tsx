@@ -1,11 +1,15 @@
 import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { startupConfig } from "./config.server";
 import { renderDocument } from "./document/render.server";
+import { checkFunctionAtStart } from "./server/function-check.server";
 import { installHttpServer } from "./server/http-server.server";
 
 // remix-serve imports this build before it listens: a configuration that cannot work ends the process
-// here, and the server it then creates gets the site's time limits and front door.
-installHttpServer(startupConfig());
+// here, and the server it then creates gets the site's time limits and front door. Then the site asks
+// its function whether it recognises the site's relay secret (the owner's alarm if not).
+const siteConfig = startupConfig();
+installHttpServer(siteConfig);
+checkFunctionAtStart({ supabaseUrl: siteConfig.publicEnv.supabaseUrl, relaySecret: siteConfig.relaySecret });
 
 // Every document (the home page, the 404, the error screen) goes through the document pipeline.
 export default function handleRequest(request: Request, status: number, headers: Headers, context: EntryContext) {

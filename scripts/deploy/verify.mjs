@@ -191,7 +191,7 @@ export async function verifyDeployment({
   for (const { name, run } of mailDomainChecks(mail)) await check(name, run);
 
   await check("the site's relay is accepted by the function (a probe that stores nothing)", async () => {
-    // The site asks the function's /health with its relay secret in the background (every 10 s at
+    // The site asks the function's /relay-check with its relay secret in the background (every 10 s at
     // most); wait for an answer given after this check started.
     const started = new Date().toISOString();
     const deadline = Date.now() + 25_000;

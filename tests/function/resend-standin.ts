@@ -5,9 +5,12 @@
 // "id.timestamp.body", keyed with the base64 part of "whsec_…"). docs/decisions/014 names the sources.
 
 export type SentEmail = { id: string; key: string | null; body: Record<string, unknown> };
+/** Every request to POST /emails with the right key, refused ones included: what each attempt carried. */
+export type Attempt = { key: string | null; body: Record<string, unknown> };
 
 export function startResendStandIn(apiKey: string) {
   const sent: SentEmail[] = [];
+  const attempts: Attempt[] = [];
   const byKey = new Map<string, { text: string; id: string }>();
   const failures: { status: number; name: string }[] = [];
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (request) => {
@@ -17,6 +20,7 @@ export function startResendStandIn(apiKey: string) {
     if (request.headers.get("authorization") !== `Bearer ${apiKey}`)
       return answer(403, { statusCode: 403, name: "invalid_api_key", message: "API key is invalid" });
     const text = await request.text();
+    attempts.push({ key: request.headers.get("idempotency-key"), body: JSON.parse(text) });
     const forced = failures.shift();
     if (forced) return answer(forced.status, { statusCode: forced.status, name: forced.name, message: `stand-in: ${forced.name}` });
     const key = request.headers.get("idempotency-key");
@@ -37,6 +41,7 @@ export function startResendStandIn(apiKey: string) {
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     sent,
+    attempts,
     /** The next answers are these errors, in order. */
     failNext(...errors: { status: number; name: string }[]) {
       failures.push(...errors);

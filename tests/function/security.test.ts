@@ -3,25 +3,32 @@
 // a stranger's inbox as anything but plain, visible text.
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { check, checkFunctionAtStart, functionCheck, RELAY_ALARM } from "../../app/server/function-check.server.ts";
 import { emptyMessage, normalizeEmail, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
+import { loadConfig } from "../../supabase/functions/send-contact-email/config.ts";
 import { headerText, studioNotification, visitorConfirmation } from "../../supabase/functions/send-contact-email/emails.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
 import { notificationSenderName } from "../../supabase/functions/send-contact-email/sender.ts";
-import { startResendStandIn } from "./resend-standin.ts";
+import { createWrongSecrets, WRONG_SECRET_LIMITS } from "../../supabase/functions/send-contact-email/wrong-secrets.ts";
+import { signedWebhook, startResendStandIn } from "./resend-standin.ts";
 import {
   allMail,
+  client,
   db,
   emailOf,
   enquiry,
   mailsTo,
   ORIGIN,
   rawHeader,
+  REDELIVERY_SECRET,
   RELAY_SECRET,
   rowsAbout,
   setup,
+  STACK_FUNCTION_ENV,
   STUDIO_INBOX,
   test,
   token,
+  until,
   URL_,
   valid,
 } from "./support.ts";
@@ -43,7 +50,13 @@ test("as role anon, reading or writing enquiries is refused", async () => {
       }),
       /permission denied/,
     );
-    for (const what of ["private.undeliverable", "private.undelivered_mail", "private.redelivery_state", "contact_rate_limits"]) {
+    for (const what of [
+      "private.undeliverable",
+      "private.undelivered_mail",
+      "private.redelivery_state",
+      "private.processed_webhook_events",
+      "contact_rate_limits",
+    ]) {
       await assert.rejects(
         db.begin(async (tx) => {
           await tx.unsafe(`set local role ${role}`);
@@ -89,7 +102,7 @@ test("redelivery refuses a caller without the secret", async () => {
   }
 });
 
-test("a relay secret the function does not recognise (different, or unset there) is refused loudly: 401 relay-refused, an error logged, nothing stored, never 'too fast'", async () => {
+test("a relay secret the function does not recognise (different, or unset there) is an ordinary refusal: 401 relay-refused at info level, nothing stored, never 'too fast', no alarm", async () => {
   for (const env of [{}, { ENQUIRY_RELAY_SECRET: "" }] as Record<string, string>[]) {
     await using fn = setup(env);
     const t = token();
@@ -100,10 +113,16 @@ test("a relay secret the function does not recognise (different, or unset there)
     request.headers.delete("x-form-fill-ms");
     const response = await fn.handle(request);
     assert.equal(response.status, 401);
+    assert.equal(response.headers.get("access-control-allow-origin"), ORIGIN);
     const body = await response.json();
     assert.equal(body.code, "relay-refused");
     assert.notEqual(body.status, "too-fast");
-    assert.ok(fn.lines.some((l) => l.event === "relay-secret-mismatch" && l.level === "error"));
+    // Anyone can send a wrong secret: it may never page the owner (the site rings that alarm: below).
+    assert.deepEqual(
+      fn.lines.filter((l) => l.level === "error" || l.event === "relay-secret-mismatch"),
+      [],
+    );
+    assert.equal(fn.lines.at(-1)!.outcome, "wrong-relay-secret");
     assert.equal((await rowsAbout(t)).length, 0);
   }
   // The same secret with stray white space, as a paste leaves it: both sides trim, it is recognised.
@@ -112,6 +131,215 @@ test("a relay secret the function does not recognise (different, or unset there)
   const request = enquiry(valid(t), { [RELAY_HEADERS.secret]: RELAY_SECRET, [RELAY_HEADERS.client]: "198.51.100.10" });
   request.headers.delete("x-form-fill-ms");
   assert.equal((await fn.handle(request)).status, 200);
+});
+
+test("wrong secrets are throttled per sender on the enquiry, /relay-check, /health and /redeliver: past 10 in 10 minutes a 429 with Retry-After, another sender still 401, the right secret still passes", async () => {
+  await using fn = setup();
+  const wrong = "a-guess-at-the-secret-0123456789abcdef";
+  const [attacker, other] = [client(), client()];
+  const calls: Record<string, (from: string, secret: string) => Request> = {
+    enquiry: (from, secret) => enquiry(valid(token()), { "cf-connecting-ip": from, [RELAY_HEADERS.secret]: secret }),
+    "relay-check": (from, secret) =>
+      new Request(`${URL_}/relay-check`, { headers: { "cf-connecting-ip": from, [RELAY_HEADERS.secret]: secret } }),
+    health: (from, secret) => new Request(`${URL_}/health`, { headers: { "cf-connecting-ip": from, [REDELIVERY_SECRET_HEADER]: secret } }),
+    redeliver: (from, secret) =>
+      new Request(`${URL_}/redeliver`, { method: "POST", headers: { "cf-connecting-ip": from, [REDELIVERY_SECRET_HEADER]: secret } }),
+  };
+  const right = (route: string) => (route === "enquiry" || route === "relay-check" ? RELAY_SECRET : REDELIVERY_SECRET);
+  const statuses: number[] = [];
+  // One budget per sender across the routes: ten wrong secrets, whichever route they try.
+  for (let i = 0; i < WRONG_SECRET_LIMITS.perSender; i++)
+    statuses.push((await fn.handle(Object.values(calls)[i % 4]!(attacker, wrong))).status);
+  assert.deepEqual(statuses, Array(WRONG_SECRET_LIMITS.perSender).fill(401));
+  for (const [route, call] of Object.entries(calls)) {
+    const throttled = await fn.handle(call(attacker, wrong));
+    assert.equal(throttled.status, 429, route);
+    const wait = Number(throttled.headers.get("retry-after"));
+    assert.ok(wait > 0 && wait <= WRONG_SECRET_LIMITS.windowSeconds, `${route}: Retry-After ${wait}`);
+    assert.equal((await fn.handle(call(other, wrong))).status, 401, `${route}: another sender is not throttled`);
+    // The owner's own callers are never locked out by someone sharing their address.
+    assert.ok([200, 503].includes((await fn.handle(call(attacker, right(route)))).status), `${route}: the right secret passes`);
+  }
+  const refusals = fn.lines.filter((l) => l.outcome === "throttled" || String(l.outcome).startsWith("wrong-"));
+  assert.ok(refusals.length >= WRONG_SECRET_LIMITS.perSender + 8);
+  assert.ok(
+    refusals.every((l) => (l.level ?? "info") === "info"),
+    "refusals are logged at info",
+  );
+  assert.deepEqual(
+    fn.lines.filter((l) => l.level === "error"),
+    [],
+  );
+  // Counted for the owner: /health's details.
+  const details = await (await fn.handle(calls.health!(other, REDELIVERY_SECRET))).json();
+  assert.equal(details.relay.wrongSecrets.throttled, 4);
+  assert.equal(details.relay.wrongSecrets.relay + details.relay.wrongSecrets.owner, WRONG_SECRET_LIMITS.perSender + 8);
+});
+
+test("the throttle's memory is bounded whatever addresses arrive: senders past the tracked number share one budget, and a window that ends frees its sender", () => {
+  let now = 0;
+  const throttle = createWrongSecrets({ config: { clientAddress: { header: "cf-connecting-ip", trustedHops: 1 } }, now: () => now });
+  const from = (address: string) => new Request(URL_, { headers: { "cf-connecting-ip": address } });
+  const many = WRONG_SECRET_LIMITS.trackedSenders * 5;
+  const answers = Array.from({ length: many }, (_, i) =>
+    throttle.refused(from(`2001:db8:${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}::1`), "relay"),
+  );
+  assert.ok(throttle.report().trackedSenders <= WRONG_SECRET_LIMITS.trackedSenders + 1, String(throttle.report().trackedSenders));
+  // The untracked ones count together: a swarm of addresses gets no more tries than one sender.
+  assert.equal(answers.filter((a) => a === undefined).length, WRONG_SECRET_LIMITS.trackedSenders + WRONG_SECRET_LIMITS.perSender);
+  const one = from("198.51.100.77");
+  now += WRONG_SECRET_LIMITS.windowSeconds * 1000;
+  for (let i = 0; i < WRONG_SECRET_LIMITS.perSender; i++) assert.equal(throttle.refused(one, "owner"), undefined);
+  assert.equal(throttle.refused(one, "owner"), WRONG_SECRET_LIMITS.windowSeconds);
+  now += WRONG_SECRET_LIMITS.windowSeconds * 1000;
+  assert.equal(throttle.refused(one, "owner"), undefined, "a new window, a new budget");
+  assert.ok(throttle.report().trackedSenders <= WRONG_SECRET_LIMITS.trackedSenders + 1);
+});
+
+test("/health tells relay state only to a caller with the owner's secret; a wrong owner's secret is refused", async () => {
+  await using fn = setup();
+  const health = (headers: Record<string, string>) =>
+    fn.handle(new Request(`${URL_}/health`, { headers: { "cf-connecting-ip": client(), ...headers } }));
+  for (const secret of [RELAY_SECRET, "another-secret-entirely-0123456789"])
+    assert.deepEqual(await (await health({ [RELAY_HEADERS.secret]: secret })).json(), { status: "ok" });
+  const owner = async (relay?: string) =>
+    (await (await health({ [REDELIVERY_SECRET_HEADER]: REDELIVERY_SECRET, ...(relay ? { [RELAY_HEADERS.secret]: relay } : {}) })).json())
+      .relay;
+  assert.equal((await owner(RELAY_SECRET)).given, "recognised");
+  assert.equal((await owner(` ${RELAY_SECRET} `)).given, "recognised");
+  assert.equal((await owner("another-secret-entirely-0123456789")).given, "refused");
+  assert.equal((await owner()).given, "not-sent");
+  assert.equal((await owner()).configured, true);
+  const refused = await health({ [REDELIVERY_SECRET_HEADER]: "not-the-owner-0123456789abcdef0123" });
+  assert.equal(refused.status, 401);
+  assert.equal((await refused.json()).relay, undefined);
+  assert.deepEqual(
+    fn.lines.filter((l) => l.level === "error"),
+    [],
+  );
+});
+
+test("the owner's alarm rings on the site's side, from the site's own check with its own secret: relay-secret-mismatch once when refused, nothing when recognised", async () => {
+  await using fn = setup();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, fn.handler);
+  const supabaseUrl = `http://127.0.0.1:${server.addr.port}`;
+  const errors: string[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => void errors.push(args.map(String).join(" "));
+  try {
+    const good = await check({ supabaseUrl, relaySecret: RELAY_SECRET });
+    assert.deepEqual({ ...good, checkedAt: undefined }, { state: "answered", checkedAt: undefined, status: "ok", relay: "recognised" });
+    // A stranger's wrong secrets, many of them, ring nothing anywhere.
+    for (let i = 0; i < 15; i++)
+      await (
+        await fetch(`${supabaseUrl}/functions/v1/send-contact-email/relay-check`, { headers: { [RELAY_HEADERS.secret]: `guess-${i}` } })
+      ).body?.cancel();
+    checkFunctionAtStart({ supabaseUrl, relaySecret: RELAY_SECRET });
+    await until(() => Promise.resolve(functionCheck({ supabaseUrl }).state === "answered"));
+    assert.deepEqual(errors, []);
+    // The site's own secret differs from the function's: its start-up check rings the alarm, once.
+    const misconfigured = { supabaseUrl, relaySecret: "the-site-has-another-secret-0123456789" };
+    checkFunctionAtStart(misconfigured);
+    assert.ok(await until(() => Promise.resolve(errors.length > 0)));
+    checkFunctionAtStart(misconfigured);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(errors, [RELAY_ALARM]);
+  } finally {
+    console.error = original;
+    await server.shutdown();
+  }
+  assert.deepEqual(
+    fn.lines.filter((l) => l.level === "error"),
+    [],
+  );
+});
+
+test("Resend's webhook acts on an event once: a repeat of a processed svix-id is answered 200 and changes nothing; only signed events are recorded, and old ids are pruned", async () => {
+  await using resend = startResendStandIn("re_test_key");
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url });
+  const secret = STACK_FUNCTION_ENV.RESEND_WEBHOOK_SECRET!;
+  const t = token();
+  const { id } = await (await fn.handle(enquiry(valid(t)))).json();
+  const [confirmation] = await db`select provider_id from contact_deliveries where enquiry_id = ${id} and kind = 'confirmation'`;
+  const bounce = {
+    type: "email.bounced",
+    created_at: new Date().toISOString(),
+    data: { email_id: confirmation!.provider_id, to: [emailOf(t)], bounce: { message: "Mailbox does not exist", type: "Permanent" } },
+  };
+  const url = `${URL_}/resend-webhook`;
+  const processed = (eventId: string) => db`select 1 from private.processed_webhook_events where event_id = ${eventId}`;
+  // An id older than the retention, left by an event long ago: pruned when a new one arrives.
+  const old = `msg_old_${t}`;
+  await db`insert into private.processed_webhook_events (event_id, processed_at) values (${old}, now() - interval '8 days')`;
+
+  const first = await signedWebhook(url, secret, bounce);
+  const again = first.clone();
+  const eventId = first.headers.get("svix-id")!;
+  assert.deepEqual(await (await fn.handle(first)).json(), { status: "ok", handled: true });
+  assert.equal((await processed(eventId)).length, 1);
+  assert.equal((await processed(old)).length, 0, "pruned");
+  // The owner looks into it and lets the address receive mail again; Svix then sends the same event again.
+  await db`delete from private.undeliverable_addresses where mailbox = ${emailOf(t)}`;
+  const repeat = await fn.handle(again);
+  assert.equal(repeat.status, 200);
+  assert.deepEqual(await repeat.json(), { status: "ok", handled: false, duplicate: true });
+  assert.equal(fn.lines.at(-1)!.outcome, "duplicate");
+  assert.equal((await db`select 1 from private.undeliverable_addresses where mailbox = ${emailOf(t)}`).length, 0, "the owner's fix stands");
+
+  // Unsigned or wrongly signed: refused, and no id is kept (a stranger cannot fill the table).
+  const unsigned = new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "svix-id": `msg_forged_${t}` },
+    body: "{}",
+  });
+  assert.equal((await fn.handle(unsigned)).status, 401);
+  const otherSecret = await signedWebhook(url, `whsec_${btoa("another-secret-entirely-0123456789")}`, bounce);
+  assert.equal((await fn.handle(otherSecret)).status, 401);
+  assert.equal((await processed(`msg_forged_${t}`)).length + (await processed(otherSecret.headers.get("svix-id")!)).length, 0);
+});
+
+test("no public answer names a setting or carries framework text: every route, method and odd request, under every kind of configuration", async () => {
+  // Every variable the function reads, as it reads them (the transports read different ones).
+  const names = new Set<string>();
+  for (const env of [{}, { MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_x" }, { SB_REGION: "x" }] as Record<string, string>[])
+    loadConfig({ get: (key) => (names.add(key), env[key]) });
+  assert.ok(names.has("RESEND_WEBHOOK_SECRET") && names.has("SUPABASE_DB_URL") && names.size > 30, String(names.size));
+  const leaks = new RegExp(`${[...names].join("|")}|Error:|TypeError|at [\\w.]+ \\(|Deno|postgres|nodemailer|standardwebhooks`, "i");
+
+  const configs: Record<string, string>[] = [
+    {},
+    { MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_x", RESEND_WEBHOOK_SECRET: "" },
+    { MAIL_TRANSPORT: "resend", RESEND_API_KEY: "not-a-key", RESEND_WEBHOOK_SECRET: STACK_FUNCTION_ENV.RESEND_WEBHOOK_SECRET! },
+    { SUPABASE_DB_URL: "", DB_POOLER_URL: "" },
+    { SB_REGION: "local-test", ENQUIRY_RELAY_SECRET: "", REDELIVERY_SECRET: "", MAIL_FROM: "nope", SMTP_PORT: "25" },
+  ];
+  const paths = ["", "/health", "/relay-check", "/redeliver", "/resend-webhook", "/nothing", "/../health"];
+  for (const env of configs) {
+    await using fn = setup(env);
+    for (const path of paths) {
+      for (const method of ["GET", "HEAD", "POST", "PUT", "OPTIONS", "DELETE"]) {
+        for (const headers of [
+          {},
+          { "content-type": "application/json", origin: ORIGIN, [RELAY_HEADERS.secret]: "wrong-relay-0123456789" },
+          { "content-type": "text/plain; charset=latin1", origin: "https://evil.example", [REDELIVERY_SECRET_HEADER]: "wrong" },
+          { "content-type": "application/json", "svix-id": "msg_x", "svix-timestamp": "1", "svix-signature": "v1,AAAA" },
+        ] as Record<string, string>[]) {
+          const hasBody = method !== "GET" && method !== "HEAD";
+          const response = await fn.handle(new Request(`${URL_}${path}`, { method, headers, body: hasBody ? '{"name":' : undefined }));
+          const text = await response.text();
+          assert.doesNotMatch(text, leaks, `${JSON.stringify(env)} ${method} ${path}: ${response.status} ${text}`);
+          for (const [name, value] of response.headers) assert.doesNotMatch(`${name}: ${value}`, /RESEND|SUPABASE|SECRET|SMTP/, name);
+        }
+      }
+    }
+    // The enquiry path with a valid body too (a 503 without a database, 200 otherwise).
+    const answer = await (await fn.handle(enquiry(valid(token())))).text();
+    assert.doesNotMatch(answer, leaks, answer);
+  }
+  // The webhook without Resend: the 404 any unknown path gets, word for word.
+  await using fn = setup();
+  const unknown = await (await fn.handle(new Request(`${URL_}/nothing`, { method: "POST" }))).text();
+  assert.equal(await (await fn.handle(new Request(`${URL_}/resend-webhook`, { method: "POST", body: "{}" }))).text(), unknown);
 });
 
 test("the sender name made from the visitor's never imitates an address, in compatibility forms either (fullwidth, small)", () => {

@@ -134,7 +134,7 @@ describe("from the env files, under the shell", () => {
     const page = await (await fetch(`http://127.0.0.1:${ports.site}/`)).text();
     assert.match(page, /<title>[^<]*Shell Studio/);
     assert.ok(!page.includes("File Studio"));
-    const health = await fetch(`${endpoint(ports)}/health`, { headers: { [RELAY_HEADERS.secret]: relaySecret } });
+    const health = await fetch(`${endpoint(ports)}/relay-check`, { headers: { [RELAY_HEADERS.secret]: relaySecret } });
     assert.equal((await health.json()).relay, "recognised");
   });
 });

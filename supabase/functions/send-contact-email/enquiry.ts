@@ -19,12 +19,13 @@ import {
 import { isUtf8Type, readBody } from "../_shared/read-body.ts";
 import { ADDRESS_HEADERS, platformAddress, senderOf } from "./client-address.ts";
 import type { Config } from "./config.ts";
-import { sha256, timingSafeEqual } from "./crypto.ts";
+import { sha256 } from "./crypto.ts";
 import type { createDelivery } from "./delivery.ts";
 import { json } from "./http.ts";
 import { errorText, type Log } from "./log.ts";
 import { mailboxOf } from "./mailbox.ts";
 import type { Store } from "./store.ts";
+import { verdictOf } from "./wrong-secrets.ts";
 
 export const MESSAGES = {
   invalid: "Please correct the highlighted fields.",
@@ -74,17 +75,6 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
   let missingHeaderLogged = false;
   /** In production: an enquiry came without CLIENT_IP_HEADER (per-sender limits cannot work): /health says so. */
   const state = { clientHeaderMissing: false };
-
-  /**
-   * The relay secret as the site sent it: absent, or recognised, or not. A site that sends one the
-   * function does not know (a mistyped or missing secret on either side) must fail loudly, never pass
-   * as a visitor without a fill time ("too fast").
-   */
-  function relay(request: Request): "absent" | "recognised" | "refused" {
-    const given = request.headers.get(RELAY_HEADERS.secret)?.trim();
-    if (!given) return "absent";
-    return config.relaySecret && timingSafeEqual(given, config.relaySecret) ? "recognised" : "refused";
-  }
 
   /** Who the caller counts as for the per-sender limits (senderOf: an IPv4, or an IPv6 /64); null if unknown. */
   function clientSender(request: Request, relayed: boolean): string | null {
@@ -153,17 +143,10 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
       line.bot = "trap";
       return reply(200, { status: "ok", id: crypto.randomUUID() });
     }
-    const relayed = relay(request);
-    if (relayed === "refused") {
-      log({
-        level: "error",
-        event: "relay-secret-mismatch",
-        hint: config.relaySecret
-          ? "the site's ENQUIRY_RELAY_SECRET differs from the function's"
-          : "the function has no ENQUIRY_RELAY_SECRET",
-      });
-      return reply(401, { status: "error", code: "relay-refused", message: MESSAGES.relayRefused });
-    }
+    // A relay secret the function does not know was refused by the handler (counted, throttled, never
+    // an alarm: wrong-secrets.ts); here it is absent or recognised.
+    const relayed = verdictOf(request, "relay", config);
+    if (relayed === "refused") return reply(401, { status: "error", code: "relay-refused", message: MESSAGES.relayRefused });
     // A form filled faster than MIN_FILL_MS (or with no fill time) may be a bot, or a person whose
     // password manager filled it in one step: it is an enquiry like any other, answered the same, but
     // no confirmation goes to the address it gives (docs/decisions/022), so such a sender cannot aim

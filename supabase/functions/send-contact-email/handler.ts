@@ -2,7 +2,8 @@
  * send-contact-email as a plain `(Request) => Promise<Response>`, built from its dependencies so
  * tests can call it directly or over HTTP. This file is the HTTP surface: one route per path (and no
  * other path answers), CORS on the enquiry's answers, one log line per request. The work is in
- * enquiry.ts, delivery.ts, health.ts and resend-webhook.ts.
+ * enquiry.ts, delivery.ts, health.ts and resend-webhook.ts. A wrong secret (the relay's, the owner's) is
+ * refused here, before any work, counted and throttled per sender (wrong-secrets.ts).
  *
  * Paths: the hosted runtime hands a function its path from the function's name on
  * (/send-contact-email/…); the local stack serves the URL supabase-js calls (/functions/v1/…). Both
@@ -13,15 +14,15 @@ import type { ConfigProblem } from "../_shared/config-checks.ts";
 import { FUNCTION_NAME } from "../_shared/contact-message.ts";
 import { corsHeaders } from "../_shared/cors.ts";
 import type { Config } from "./config.ts";
-import { timingSafeEqual } from "./crypto.ts";
 import { createDelivery, type RedeliveryReport } from "./delivery.ts";
 import { createEnquiryFlow, MESSAGES as ENQUIRY_MESSAGES } from "./enquiry.ts";
-import { createHealth, REDELIVERY_SECRET_HEADER } from "./health.ts";
-import { json } from "./http.ts";
+import { createHealth } from "./health.ts";
+import { json, notFound } from "./http.ts";
 import { defaultLog, errorText, type Log } from "./log.ts";
 import type { Mailer } from "./mailer.ts";
 import { createResendWebhook } from "./resend-webhook.ts";
 import type { Store } from "./store.ts";
+import { createWrongSecrets, REDELIVERY_SECRET_HEADER, type SecretKind, verdictOf } from "./wrong-secrets.ts";
 
 export { REDELIVERY_SECRET_HEADER };
 
@@ -51,17 +52,18 @@ const MESSAGES = {
   method: "Use POST.",
   methodGet: "Use GET.",
   origin: "This origin may not send enquiries.",
-  notFound: "Not found.",
   target: "Bad request target.",
   unauthorized: "Unauthorized.",
+  unexpected: "Something went wrong. Please try again in a moment.",
 } as const;
 
-type Route = "enquiry" | "redeliver" | "health" | "resend-webhook";
+type Route = "enquiry" | "redeliver" | "health" | "relay-check" | "resend-webhook";
 const ROUTES: Record<string, Route> = Object.fromEntries(
   [`/${FUNCTION_NAME}`, `/functions/v1/${FUNCTION_NAME}`].flatMap((base) => [
     [base, "enquiry"],
     [`${base}/redeliver`, "redeliver"],
     [`${base}/health`, "health"],
+    [`${base}/relay-check`, "relay-check"],
     [`${base}/resend-webhook`, "resend-webhook"],
   ]),
 );
@@ -80,14 +82,39 @@ export function createHandler({
 }: Deps) {
   const delivery = store ? createDelivery({ config, store, mailer, log, now, sleep }) : undefined;
   const enquiry = createEnquiryFlow({ config, store, delivery, log, waitUntil, redeliverAfterEnquiry });
-  const health = createHealth({ config, problems, warnings, store, clientHeaderMissing: () => enquiry.state.clientHeaderMissing, now });
+  const wrongSecrets = createWrongSecrets({ config, now });
+  const health = createHealth({
+    config,
+    problems,
+    warnings,
+    store,
+    clientHeaderMissing: () => enquiry.state.clientHeaderMissing,
+    wrongSecrets: wrongSecrets.report,
+    now,
+  });
   const resendWebhook = createResendWebhook({ config, store });
+  const unauthorized = { status: "error", message: MESSAGES.unauthorized } as const;
+  const relayRefused = { status: "error", code: "relay-refused", message: ENQUIRY_MESSAGES.relayRefused } as const;
+
+  /** A wrong secret: 401, or 429 with Retry-After once its sender is past its budget. Info level: anyone can send one. */
+  function refuseSecret(
+    request: Request,
+    kind: SecretKind,
+    line: Record<string, unknown>,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    const wait = wrongSecrets.refused(request, kind);
+    line.outcome = wait === undefined ? `wrong-${kind}-secret` : "throttled";
+    return wait === undefined ? json(401, body, headers) : json(429, body, { ...headers, "Retry-After": String(wait) });
+  }
 
   async function redeliver(request: Request, line: Record<string, unknown>) {
-    const given = request.headers.get(REDELIVERY_SECRET_HEADER) ?? "";
-    if (!config.redeliverySecret || !timingSafeEqual(given, config.redeliverySecret)) {
+    const owner = verdictOf(request, "owner", config);
+    if (owner === "refused") return refuseSecret(request, "owner", line, unauthorized);
+    if (owner === "absent") {
       line.outcome = "unauthorized";
-      return json(401, { status: "error", message: MESSAGES.unauthorized });
+      return json(401, unauthorized);
     }
     if (!delivery) return json(503, { status: "error", message: ENQUIRY_MESSAGES.storage } satisfies RedeliveryResult);
     try {
@@ -111,34 +138,49 @@ export function createHandler({
     const host = request.headers.get("host");
     let response: Response;
 
-    if (host !== null && url.host !== host.toLowerCase()) {
-      // An absolute-form request target ("POST http://other.example/…") naming another host.
-      response = json(400, { status: "error", message: MESSAGES.target });
-    } else if (route === "health") {
-      response =
-        request.method === "GET" || request.method === "HEAD"
-          ? await health(request)
-          : json(405, { status: "error", message: MESSAGES.methodGet }, { Allow: "GET" });
-    } else if (route === "redeliver") {
-      response =
-        request.method === "POST"
-          ? await redeliver(request, line)
-          : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
-    } else if (route === "resend-webhook") {
-      response =
-        request.method === "POST"
-          ? await resendWebhook(request, line)
-          : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
-    } else if (route !== "enquiry") {
-      response = json(404, { status: "error", message: MESSAGES.notFound });
-    } else if (request.method === "OPTIONS") {
-      response = new Response(null, { status: 204, headers: cors });
-    } else if (origin && !cors["Access-Control-Allow-Origin"]) {
-      response = json(403, { status: "error", message: MESSAGES.origin }, cors);
-    } else if (request.method !== "POST") {
-      response = json(405, { status: "error", message: MESSAGES.method }, { ...cors, Allow: "POST, OPTIONS" });
-    } else {
-      response = await enquiry(request, cors, line);
+    try {
+      if (host !== null && url.host !== host.toLowerCase()) {
+        // An absolute-form request target ("POST http://other.example/…") naming another host.
+        response = json(400, { status: "error", message: MESSAGES.target });
+      } else if ((route === "health" || route === "relay-check") && request.method !== "GET" && request.method !== "HEAD") {
+        response = json(405, { status: "error", message: MESSAGES.methodGet }, { Allow: "GET" });
+      } else if (route === "health") {
+        const owner = verdictOf(request, "owner", config);
+        response = owner === "refused" ? refuseSecret(request, "owner", line, unauthorized) : await health(request, owner === "recognised");
+      } else if (route === "relay-check") {
+        // The site's own check of its relay secret (app/server/function-check.server.ts): the answer a
+        // relayed enquiry would get, and nothing else; the site rings its owner's alarm when refused.
+        const relay = verdictOf(request, "relay", config);
+        if (relay === "refused") response = refuseSecret(request, "relay", line, relayRefused);
+        else if (relay === "absent") response = json(401, relayRefused);
+        else response = json(200, { status: "ok", relay });
+      } else if (route === "redeliver") {
+        response =
+          request.method === "POST"
+            ? await redeliver(request, line)
+            : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
+      } else if (route === "resend-webhook") {
+        response =
+          request.method === "POST"
+            ? await resendWebhook(request, line)
+            : json(405, { status: "error", message: MESSAGES.method }, { Allow: "POST" });
+      } else if (route !== "enquiry") {
+        response = notFound();
+      } else if (request.method === "OPTIONS") {
+        response = new Response(null, { status: 204, headers: cors });
+      } else if (origin && !cors["Access-Control-Allow-Origin"]) {
+        response = json(403, { status: "error", message: MESSAGES.origin }, cors);
+      } else if (request.method !== "POST") {
+        response = json(405, { status: "error", message: MESSAGES.method }, { ...cors, Allow: "POST, OPTIONS" });
+      } else if (verdictOf(request, "relay", config) === "refused") {
+        response = refuseSecret(request, "relay", line, relayRefused, cors);
+      } else {
+        response = await enquiry(request, cors, line);
+      }
+    } catch (error) {
+      // A fault of ours: logged with its cause, answered without it (no framework or runtime text).
+      Object.assign(line, { level: "error", error: errorText(error) });
+      response = json(500, { status: "error", message: MESSAGES.unexpected }, cors);
     }
 
     log({ ...line, status: response.status, ms: now() - started });

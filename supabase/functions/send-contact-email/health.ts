@@ -1,23 +1,23 @@
 /**
- * GET /send-contact-email/health. To anyone: 200 {status:"ok"} or 503 {status:"error"} (kept for 10 s,
- * so a flood of health checks costs the database one query per isolate and 10 s). With the site's
- * relay secret (x-enquiry-relay-secret): whether the function recognises it (the site's /healthz asks).
- * With the redelivery secret (x-redelivery-secret): the details an owner needs (`npm run verify` reads
- * them): configuration problems, the database, the mail transport, the last redelivery run and the
- * schedule, the counts of dead, waiting and held deliveries, and which address headers arrived on this
- * very request, each entry as a short hash (docs/decisions/014).
+ * GET /send-contact-email/health. To anyone: 200 {status:"ok"} or 503 {status:"error"}, nothing else
+ * (kept for 10 s, so a flood of health checks costs the database one query per isolate and 10 s).
+ * With the owner's secret (x-redelivery-secret, REDELIVERY_SECRET): the details an owner needs
+ * (`npm run verify` reads them): configuration problems, the database, the mail transport, the last
+ * redelivery run and the schedule, the counts of dead, waiting and held deliveries, the relay (whether
+ * a relay secret is set, whether the one sent with this request is recognised, and the wrong secrets
+ * seen), and which address headers arrived on this very request, each entry as a short hash
+ * (docs/decisions/014, 023). A wrong owner's secret is refused by the handler (wrong-secrets.ts).
  */
 import type { ConfigProblem } from "../_shared/config-checks.ts";
-import { RELAY_HEADERS } from "../_shared/contact-message.ts";
 import { addressHeaderReport, platformAddress } from "./client-address.ts";
 import type { Config } from "./config.ts";
-import { timingSafeEqual } from "./crypto.ts";
 import { json } from "./http.ts";
 import { errorText } from "./log.ts";
 import { mailboxOf } from "./mailbox.ts";
 import type { Store } from "./store.ts";
+import { REDELIVERY_SECRET_HEADER, verdictOf, type WrongSecrets } from "./wrong-secrets.ts";
 
-export const REDELIVERY_SECRET_HEADER = "x-redelivery-secret";
+export { REDELIVERY_SECRET_HEADER };
 const CACHE_MS = 10_000;
 
 type Deps = {
@@ -28,10 +28,12 @@ type Deps = {
   store: Store | undefined;
   /** Whether, in production, an enquiry has come without the configured client-address header. */
   clientHeaderMissing: () => boolean;
+  /** Wrong secrets this instance has seen (wrong-secrets.ts), for the owner. */
+  wrongSecrets: WrongSecrets["report"];
   now: () => number;
 };
 
-export function createHealth({ config, problems, warnings = [], store, clientHeaderMissing, now }: Deps) {
+export function createHealth({ config, problems, warnings = [], store, clientHeaderMissing, wrongSecrets, now }: Deps) {
   let cached: { at: number; ok: boolean } | undefined;
 
   async function database() {
@@ -54,15 +56,11 @@ export function createHealth({ config, problems, warnings = [], store, clientHea
     !("studioMailDead" in db && db.studioMailDead) &&
     !clientHeaderMissing();
 
-  return async function health(request: Request): Promise<Response> {
-    const given = request.headers.get(REDELIVERY_SECRET_HEADER) ?? "";
-    if (config.redeliverySecret && timingSafeEqual(given, config.redeliverySecret)) return json(...(await details(request)));
+  /** `owner`: the request carries the owner's secret (the handler checked it). */
+  return async function health(request: Request, owner: boolean): Promise<Response> {
+    if (owner) return json(...(await details(request)));
     if (!cached || now() - cached.at > CACHE_MS) cached = { at: now(), ok: healthy(await database()) };
-    const relaySecret = request.headers.get(RELAY_HEADERS.secret)?.trim();
-    const relay = relaySecret
-      ? { relay: config.relaySecret && timingSafeEqual(relaySecret, config.relaySecret) ? "recognised" : "refused" }
-      : {};
-    return json(cached.ok ? 200 : 503, { status: cached.ok ? "ok" : "error", ...relay });
+    return json(cached.ok ? 200 : 503, { status: cached.ok ? "ok" : "error" });
   };
 
   async function details(request: Request): Promise<[number, unknown]> {
@@ -100,6 +98,13 @@ export function createHealth({ config, problems, warnings = [], store, clientHea
           scheduled: "scheduled" in db ? db.scheduled : null,
         },
         deliveries: "counts" in db ? db.counts : null,
+        relay: {
+          configured: Boolean(config.relaySecret),
+          // The relay secret sent with this request, if any: how the owner checks the site's value.
+          given: { absent: "not-sent", recognised: "recognised", refused: "refused" }[verdictOf(request, "relay", config)],
+          // Wrong relay and owner's secrets from anyone: counted, never an alarm (docs/decisions/023).
+          wrongSecrets: wrongSecrets(),
+        },
         clientAddress: {
           configured: config.clientAddress.header,
           trustedHops: config.clientAddress.trustedHops,

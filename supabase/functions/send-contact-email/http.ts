@@ -5,3 +5,6 @@ export function json(status: number, body: unknown, headers: Record<string, stri
     headers: { ...headers, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
   });
 }
+
+/** What any path that does not answer gets, a webhook that is not configured included: nothing to learn. */
+export const notFound = () => json(404, { status: "error", message: "Not found." });

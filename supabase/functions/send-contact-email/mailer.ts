@@ -9,8 +9,9 @@ export type MailTags = { enquiry: string; kind: "studio" | "confirmation" } | { 
 
 export type Mailer = {
   /**
-   * Sends one mail; `key` makes the provider drop a repeat of the same delivery where it can. Resolves
-   * to the provider's id for the message (Resend's), or undefined. Throws MailError.
+   * Sends one mail; `key` makes the provider drop a repeat of the same delivery where it can, and is
+   * the mail's Message-ID on every attempt (messageIdOf). Resolves to the provider's id for the message
+   * (Resend's; over SMTP the Message-ID), or undefined. Throws MailError.
    */
   send(email: Email, key: string, tags: MailTags): Promise<string | undefined>;
   close(): Promise<void>;
@@ -52,6 +53,20 @@ export function createMailer(config: MailConfig, from: string, timeoutMs: number
 /** MAIL_FROM's address, with the mail's own display name where it has one (the notification's). */
 function senderOf(from: Mailbox, email: Email): Mailbox {
   return { name: email.fromName ?? from.name, address: from.address };
+}
+
+/**
+ * The Message-ID of every attempt of one delivery: its key (`<enquiry>:<kind>`, `digest:<hash>`) on
+ * MAIL_FROM's domain, `<3f2a…-….studio@studio.ca>`. A retry after a failure, or a resend after a lost
+ * acknowledgement, is then the same message to the reader's mail client, which shows it once
+ * (docs/decisions/023). The key's characters outside an RFC 5322 dot-atom (its colon) become dots.
+ */
+export function messageIdOf(key: string, from: Mailbox): string {
+  const local = key
+    .replace(/[^A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]/g, ".")
+    .replace(/\.{2,}/g, ".")
+    .replace(/^\.|\.$/g, "");
+  return `<${local}@${from.address.slice(from.address.lastIndexOf("@") + 1)}>`;
 }
 
 /** "Name" <address> for Resend's `from` (the name holds no quote or backslash: sender.ts). */
@@ -115,6 +130,7 @@ function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from
             subject: email.subject,
             text: email.text,
             html: email.html,
+            headers: { "Message-ID": messageIdOf(key, from) },
             // Come back in Resend's webhooks, so a later bounce finds its delivery.
             tags:
               "digest" in tags
@@ -169,6 +185,8 @@ function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: Ma
           subject: email.subject,
           text: email.text,
           html: email.html,
+          // Ours, not nodemailer's random one: every attempt of this delivery carries the same.
+          messageId: messageIdOf(key, from),
           headers: { "X-Delivery-Key": key },
         });
         return typeof info.messageId === "string" ? info.messageId : undefined;

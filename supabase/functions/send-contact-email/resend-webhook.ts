@@ -9,18 +9,23 @@
  * svix-signature; the timestamp must be within 5 minutes. The `standardwebhooks` library checks it.
  * Anything else is 401 and changes nothing. A bounce, complaint, failure or suppression marks its delivery dead (found
  * by Resend's email id, or by the tags the mail was sent with), and for a bounce, complaint or
- * suppression records the mailbox as undeliverable: no confirmation goes there again.
+ * suppression records the mailbox as undeliverable: no confirmation goes there again. Each event is
+ * acted on once: its svix-id is recorded with its effect, and a repeat is answered 200 and ignored
+ * (docs/decisions/023). Without a webhook secret the path answers as any unknown path does: 404.
  */
 import { Webhook } from "standardwebhooks";
 import { readBody } from "../_shared/read-body.ts";
 import type { Config } from "./config.ts";
-import { json } from "./http.ts";
+import { json, notFound } from "./http.ts";
 import { errorText, maskAddresses } from "./log.ts";
 import { mailboxOf } from "./mailbox.ts";
 import type { DeliveryKind, ReportedFailure, Store } from "./store.ts";
 
 /** Webhook bodies are small; anything larger is not Resend's. */
 const MAX_WEBHOOK_BYTES = 64 * 1024;
+
+/** How long an event's svix-id is kept to ignore its repeats: Svix retries an event for about 28 hours. */
+export const WEBHOOK_EVENT_KEEP_SECONDS = 7 * 86_400;
 
 const FAILURES: Record<string, ReportedFailure["source"]> = {
   "email.bounced": "bounced",
@@ -73,8 +78,9 @@ export function createResendWebhook({ config, store }: { config: Config; store: 
   return async function resendWebhook(request: Request, line: Record<string, unknown>): Promise<Response> {
     const secret = config.mail.transport === "resend" ? config.mail.webhookSecret : undefined;
     if (!secret) {
+      // The owner's /health says the webhook is missing; a stranger learns nothing, not even a setting's name.
       line.outcome = "not-configured";
-      return json(404, { status: "error", message: "No Resend webhook is configured (RESEND_WEBHOOK_SECRET)." });
+      return notFound();
     }
     const body = await readBody(request, MAX_WEBHOOK_BYTES, config.bodyTimeoutMs);
     if (typeof body === "string") {
@@ -105,22 +111,33 @@ export function createResendWebhook({ config, store }: { config: Config; store: 
     const reason = maskAddresses(
       `${event.type}: ${[details && "message" in details ? details.message : undefined, details && "reason" in details ? details.reason : undefined, details && "type" in details ? details.type : undefined, event.data?.bounce?.subType].filter(Boolean).join("; ") || "reported by Resend"}`,
     );
-    if (!store) return json(503, { status: "error", message: "The database is not configured." });
+    const retryLater = () => json(503, { status: "error", message: "Could not record the event; Resend will send it again." });
+    if (!store) return retryLater();
     try {
-      const kind = await store.recordReportedFailure({
-        providerId: event.data?.email_id,
-        enquiryId: /^[0-9a-f-]{36}$/i.test(tags.enquiry ?? "") ? tags.enquiry : undefined,
-        kind: tags.kind === "studio" || tags.kind === "confirmation" ? (tags.kind as DeliveryKind) : undefined,
-        mailbox: to && to.includes("@") ? mailboxOf(to.trim()) : undefined,
-        source,
-        reason,
-      });
+      const once = await store.recordReportedFailureOnce(
+        // Signed with the id: Svix's own, the same on each retry of one event.
+        request.headers.get("svix-id")!,
+        {
+          providerId: event.data?.email_id,
+          enquiryId: /^[0-9a-f-]{36}$/i.test(tags.enquiry ?? "") ? tags.enquiry : undefined,
+          kind: tags.kind === "studio" || tags.kind === "confirmation" ? (tags.kind as DeliveryKind) : undefined,
+          mailbox: to && to.includes("@") ? mailboxOf(to.trim()) : undefined,
+          source,
+          reason,
+        },
+        WEBHOOK_EVENT_KEEP_SECONDS,
+      );
+      if (once.duplicate) {
+        line.outcome = "duplicate";
+        return json(200, { status: "ok", handled: false, duplicate: true });
+      }
+      const { kind } = once;
       // A bounce of the studio's own mail means STUDIO_INBOX is wrong: that is the owner's to fix now.
       Object.assign(line, { outcome: "recorded", kind: kind ?? "unknown", level: kind === "studio" ? "error" : "warn" });
       return json(200, { status: "ok", handled: Boolean(kind) });
     } catch (error) {
       line.error = errorText(error);
-      return json(503, { status: "error", message: "Could not record the event; Resend will send it again." });
+      return retryLater();
     }
   };
 }

@@ -270,6 +270,33 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
     async close() {
       await sql.end({ timeout: 5 });
     },
+
+    /**
+     * recordReportedFailure, once per webhook event: `eventId` (Resend's svix-id) is recorded in the
+     * same statement, so a repeat of the event changes nothing ("duplicate"), and a failure leaves it
+     * unrecorded for the provider to send again. Ids older than `keepSeconds` are pruned, a bounded
+     * batch at a time, as new ones arrive (private.processed_webhook_events).
+     */
+    async recordReportedFailureOnce(
+      eventId: string,
+      failure: ReportedFailure,
+      keepSeconds: number,
+    ): Promise<{ duplicate: true } | { duplicate: false; kind: DeliveryKind | undefined }> {
+      const [row] = await sql<{ fresh: boolean; kind: DeliveryKind | null }[]>`
+        with fresh as (
+          insert into private.processed_webhook_events (event_id) values (${eventId})
+          on conflict do nothing returning event_id
+        ), pruned as (
+          delete from private.processed_webhook_events where event_id in (
+            select event_id from private.processed_webhook_events
+            where processed_at < now() - make_interval(secs => ${keepSeconds}) limit 100)
+        )
+        select exists (select from fresh) as fresh,
+          case when exists (select from fresh) then private.record_reported_failure(
+            ${failure.providerId ?? null}, ${failure.enquiryId ?? null}::uuid, ${failure.kind ?? null}, ${failure.mailbox ?? null},
+            ${failure.source}, ${failure.reason}) end as kind`;
+      return row?.fresh ? { duplicate: false, kind: row.kind ?? undefined } : { duplicate: true };
+    },
   };
 }
 
