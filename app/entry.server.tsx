@@ -1,19 +1,21 @@
 import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+// The compiler's own module of this build (its routes and assets), read at the first request.
+import * as serverBuild from "@remix-run/dev/server-build";
 import { startupConfig } from "./config.server";
 import { renderDocument } from "./document/render.server";
 import { installHttpServer } from "./server/http-server.server";
 
 // remix-serve imports this build before it listens: a configuration that cannot work ends the process
 // here, and the server it then creates gets the site's time limits and front door.
-installHttpServer(startupConfig());
+installHttpServer(startupConfig(), () => ({ routes: serverBuild.routes, version: serverBuild.assets.version }));
 
 // Every document (the home page, the 404, the error screen) goes through the document pipeline.
 export default function handleRequest(request: Request, status: number, headers: Headers, context: EntryContext) {
   return renderDocument(request, status, headers, context);
 }
 
+// The headers every response carries are added by the HTTP server (app/server/response-headers.server.ts).
 export const handleDataRequest: HandleDataRequestFunction = (response) => {
-  response.headers.set("X-Content-Type-Options", "nosniff");
   response.headers.set("Cache-Control", "private, no-cache");
   return response;
 };
