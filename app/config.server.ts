@@ -107,7 +107,12 @@ const SETTINGS = {
   ENQUIRY_RELAY_SECRET: v.string(),
   SITE_ORIGINS: v.pipe(
     v.string(),
-    v.transform((list) => list.split(",").map((origin) => origin.trim()).filter(Boolean)),
+    v.transform((list) =>
+      list
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    ),
     v.check(
       (origins) => origins.every((origin) => v.is(hostUrl, origin)),
       (issue) => `must be origins (scheme://host[:port], no path), comma-separated, got "${issue.input.join(",")}"`,
@@ -179,7 +184,8 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
   const healthzSecret = readSecret(env.HEALTHZ_SECRET);
   if (healthzSecret !== undefined) notForProduction("HEALTHZ_SECRET", secretProblem(healthzSecret));
   if (values.CSP_REPORT_URL !== undefined) notForProduction("CSP_REPORT_URL", publicUrlProblem(values.CSP_REPORT_URL));
-  for (const origin of values.SITE_ORIGINS ?? []) notForProduction("SITE_ORIGINS", publicUrlProblem(origin) && `${origin} ${publicUrlProblem(origin)}`);
+  for (const origin of values.SITE_ORIGINS ?? [])
+    notForProduction("SITE_ORIGINS", publicUrlProblem(origin) && `${origin} ${publicUrlProblem(origin)}`);
 
   const siteUrl = values.SITE_URL ?? DEFAULTS.siteUrl;
   const config: SiteConfig = {

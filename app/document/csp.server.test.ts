@@ -31,7 +31,11 @@ describe("CSP by hash", () => {
   });
 
   it("reports what it blocks to CSP_REPORT_URL when one is set, and nowhere otherwise", () => {
-    const reporting = contentSecurityPolicy({ scriptHashes: [], supabaseUrl: "https://ref.supabase.co", reportUrl: "https://reports.example/csp" });
+    const reporting = contentSecurityPolicy({
+      scriptHashes: [],
+      supabaseUrl: "https://ref.supabase.co",
+      reportUrl: "https://reports.example/csp",
+    });
     expect(reporting).toMatch(/; report-uri https:\/\/reports\.example\/csp; report-to csp$/);
     expect(contentSecurityPolicy({ scriptHashes: [], supabaseUrl: "https://ref.supabase.co" })).not.toMatch(/report-/);
   });

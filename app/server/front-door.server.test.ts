@@ -194,7 +194,11 @@ describe("the front door: posts from other sites", () => {
   });
 
   it("takes the configured origins (SITE_ORIGINS) as the site's own too", () => {
-    const { config } = readConfig({ NODE_ENV: "development", SITE_URL: SITE, SITE_ORIGINS: "https://www.lakeshoresound.ca/, http://localhost:3000" });
+    const { config } = readConfig({
+      NODE_ENV: "development",
+      SITE_URL: SITE,
+      SITE_ORIGINS: "https://www.lakeshoresound.ca/, http://localhost:3000",
+    });
     expect([...config.siteOrigins]).toEqual([SITE, "https://www.lakeshoresound.ca", "http://localhost:3000"]);
     for (const origin of config.siteOrigins) expect(isSameSite(origin, "same-origin", config.siteOrigins), origin).toBe(true);
     expect(isSameSite("http://localhost:3001", undefined, config.siteOrigins)).toBe(false);

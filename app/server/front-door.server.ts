@@ -139,7 +139,11 @@ export function canonicalPath(path: string): string {
  * (sandboxed frames, data: URLs) is not. Nothing the request says about its host (Host,
  * X-Forwarded-Host) counts: a client can send any of them.
  */
-export function isSameSite(origin: string | undefined, fetchSite: string | string[] | undefined, siteOrigins: ReadonlySet<string>): boolean {
+export function isSameSite(
+  origin: string | undefined,
+  fetchSite: string | string[] | undefined,
+  siteOrigins: ReadonlySet<string>,
+): boolean {
   if (fetchSite === "cross-site") return false;
   if (origin === undefined) return true;
   return siteOrigins.has(origin);

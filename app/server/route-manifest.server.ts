@@ -23,7 +23,10 @@ export type ManifestVerdict = "not-a-manifest-request" | "pass" | "pass-uncached
  * What to do with `request` if it asks for the manifest: "pass" (the browser's own query for existing
  * routes), "pass-uncached" (another build's version: Remix asks the page to reload), "refuse".
  */
-export function routeManifestVerdict(request: IncomingMessage, { routes, version }: { routes: ServerRoutes; version: string }): ManifestVerdict {
+export function routeManifestVerdict(
+  request: IncomingMessage,
+  { routes, version }: { routes: ServerRoutes; version: string },
+): ManifestVerdict {
   const target = request.url ?? "/";
   const queryAt = target.indexOf("?");
   if ((queryAt === -1 ? target : target.slice(0, queryAt)) !== MANIFEST_PATH) return "not-a-manifest-request";
@@ -53,7 +56,8 @@ function routePatterns(routes: ServerRoutes): RegExp[] {
     .filter((route) => route && !(route.path ?? "").includes("*"))
     .map((route) => {
       const segments = fullPath(route!.id).map((segment) => (segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment)));
-      return new RegExp(`^/${segments.join("/")}$`, route!.caseSensitive ? "" : "i");
+      // Case as written: the browser asks with the paths of its links, and other spellings would be more entries to keep.
+      return new RegExp(`^/${segments.join("/")}$`);
     });
   patterns.set(routes, made);
   return made;

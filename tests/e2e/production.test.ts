@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { faq, packages, services } from "../../app/content";
+import { contactForm, faq, packages, services, toasts } from "../../app/content";
 import { expect, hydrated, test } from "./fixtures";
 
 /** The `'sha256-…'` CSP source of an inline script's text. */
@@ -69,6 +69,46 @@ test.describe("security headers", () => {
     await expect(page.locator("[data-tone=success]")).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
     void consoleErrors;
+  });
+
+  test("no CSP violation through the whole journey: FAQ, an error toast and a success toast, each dismissed by its button", async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.addInitScript(() => {
+      (window as unknown as { violations: string[] }).violations = [];
+      document.addEventListener("securitypolicyviolation", (e) =>
+        (window as unknown as { violations: string[] }).violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`),
+      );
+    });
+    const response = await page.goto("/");
+    // Inline styles are allowed by hash only (decision 024): a rule written at run time would be refused.
+    expect(response!.headers()["content-security-policy"]!.match(/style-src[^;]*/)![0]).toMatch(/^style-src 'self'( 'sha256-[^']+')+$/);
+    await page.locator("#faq-1-question").click();
+    await expect(page.getByText(faq[0]!.answer)).toBeVisible();
+    await hydrated(page);
+    await page.locator("#faq-2-question").click();
+    await expect(page.getByText(faq[1]!.answer)).toBeVisible();
+    const form = page.locator("#contact form");
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    const error = page.locator("[data-tone=destructive]");
+    await expect(error).toContainText(toasts.missingFields.title);
+    // The toast's own rules (react-hot-toast's, written in advance) make its button clickable.
+    await error.getByRole("button", { name: toasts.dismiss }).click();
+    await expect(error).toBeHidden();
+    await form.getByLabel("Name").fill("Ada");
+    await form.getByLabel("Email").fill("ada@example.com");
+    await form.getByLabel("Project Title").fill(`CSP journey ${Date.now()}`);
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    const success = page.locator("[data-tone=success]");
+    await expect(success).toBeVisible();
+    await success.getByRole("button", { name: toasts.dismiss }).click();
+    await expect(success).toBeHidden();
+    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+    await page.goto("/no-such-page");
+    await hydrated(page);
+    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+    consoleErrors.length = 0; // the 404 page logs its path (errors.test.ts)
   });
 
   test("static build assets are immutable and responses are compressed", async ({ request }) => {
