@@ -8,7 +8,8 @@
  * - the front door (front-door.server.ts): canonical paths, the trusted visitor address, the verdict on
  *   posts from other sites, before Express and Remix see the request;
  * - the headers every response carries (response-headers.server.ts), static files and refusals included;
- * - Remix's route manifest answered only for the site's own routes (route-manifest.server.ts);
+ * - Remix's route manifest answered only to the browser's own queries, kept only for the site's own
+ *   routes (route-manifest.server.ts);
  * - a refused post gets its page, then the connection closes without a reset (refusal-close.server.ts).
  */
 import { readdirSync } from "node:fs";
@@ -18,7 +19,7 @@ import type { SiteConfig } from "~/config.server";
 import { MAX_FORM_BYTES } from "~/enquiry/action.server";
 import { frontDoor } from "./front-door.server";
 import { answerClientError, closeAfterRefusal } from "./refusal-close.server";
-import { addMissingHeaders, securityHeaders } from "./response-headers.server";
+import { addMissingHeaders, overrideHeader, securityHeaders } from "./response-headers.server";
 import { routeManifestVerdict, type ServerRoutes } from "./route-manifest.server";
 
 /** How many folders of public/ are listed at most (it holds a handful). */
@@ -108,8 +109,7 @@ function withFrontDoor(listener: http.RequestListener): http.RequestListener {
         response.end("Not Found");
         return;
       }
-      // Remix sets no Cache-Control on this answer (a reload request), so nothing is doubled.
-      if (manifest === "pass-uncached") response.setHeader("Cache-Control", "no-store");
+      if (manifest === "pass-uncached") overrideHeader(response, "Cache-Control", "no-store");
       return listener(request, response);
     }
     if (verdict.kind === "redirect") {

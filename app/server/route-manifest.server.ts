@@ -2,12 +2,13 @@
  * Remix's route manifest endpoint (`/__manifest?p=/a&p=/b&version=…`, future flag v3_lazyRouteDiscovery:
  * the browser asks it for the routes of paths it has not seen) answers with `public, max-age=31536000,
  * immutable` for any query, and the catch-all route matches every path: each new query would be a new
- * entry kept a year by a CDN, and the answer names routes for paths that are no page. So a request for it
- * passes only as the browser sends it (@remix-run/react 2.17.5, dist/fog-of-war.js: the paths sorted,
- * each once, then the version), for paths of routes that exist other than the catch-all, with this
- * build's version; anything else is refused (404, kept nowhere). A request with another build's version
- * (a page open across a deploy) still reaches Remix, which tells that page to reload; it is kept nowhere.
- * docs/decisions/024.
+ * entry kept a year by a CDN. So a request for it passes only as the browser sends it (@remix-run/react
+ * 2.17.5, dist/fog-of-war.js: the paths sorted, each once, then the version), anything else is refused
+ * (404, kept nowhere); and it may be kept (Remix's year) only for paths of the site's own routes (other
+ * than the catch-all) with this build's version: a finite set. A path only the catch-all matches (a
+ * client navigation to a page that does not exist) still gets Remix's answer, the 404 page's routes, and
+ * so does another build's version (a page open across a deploy: Remix tells it to reload); neither is
+ * kept anywhere. docs/decisions/024.
  */
 import type { IncomingMessage } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
@@ -20,8 +21,9 @@ export const MANIFEST_PATH = "/__manifest";
 export type ManifestVerdict = "not-a-manifest-request" | "pass" | "pass-uncached" | "refuse";
 
 /**
- * What to do with `request` if it asks for the manifest: "pass" (the browser's own query for existing
- * routes), "pass-uncached" (another build's version: Remix asks the page to reload), "refuse".
+ * What to do with `request` if it asks for the manifest: "pass" (the browser's own query, for the site's
+ * own routes, this build), "pass-uncached" (the browser's own query for other paths or another build),
+ * "refuse" (not a query the browser sends).
  */
 export function routeManifestVerdict(
   request: IncomingMessage,
@@ -35,10 +37,10 @@ export function routeManifestVerdict(
   const params = new URLSearchParams(query);
   const paths = params.getAll("p");
   const asSent = new URLSearchParams([...[...new Set(paths)].sort().map((path) => ["p", path]), ["version", params.get("version") ?? ""]]);
-  if (paths.length === 0 || asSent.toString() !== query) return "refuse";
+  if (paths.length === 0 || asSent.toString() !== query || paths.some((path) => !path.startsWith("/"))) return "refuse";
   const pages = routePatterns(routes);
-  if (!paths.every((path) => pages.some((pattern) => pattern.test(path)))) return "refuse";
-  return params.get("version") === version ? "pass" : "pass-uncached";
+  const ownPages = paths.every((path) => pages.some((pattern) => pattern.test(path)));
+  return ownPages && params.get("version") === version ? "pass" : "pass-uncached";
 }
 
 const patterns = new WeakMap<ServerRoutes, RegExp[]>();
