@@ -1,6 +1,6 @@
-import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 // The compiler's own module of this build (its routes and assets), read at the first request.
 import * as serverBuild from "@remix-run/dev/server-build";
+import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { startupConfig } from "./config.server";
 import { renderDocument } from "./document/render.server";
 import { installHttpServer } from "./server/http-server.server";

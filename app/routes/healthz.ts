@@ -10,8 +10,8 @@ import { config, localValues } from "~/config.server";
 import { documentsInMemory } from "~/document/render.server";
 import { CLIENT_ADDRESS_HEADER, FORWARDED_VIA_HEADER } from "~/server/front-door.server";
 import { functionCheck } from "~/server/function-check.server";
-import { holdsSecret } from "~/server/owner-secret.server";
 import { methodNotAllowed } from "~/server/method-not-allowed.server";
+import { holdsSecret } from "~/server/owner-secret.server";
 
 const NEVER_KEPT = { "Cache-Control": "no-store" };
 

@@ -66,7 +66,9 @@ export async function verifyDeployment({
     return body.configuration ? body : undefined;
   };
   const siteDetailsMissing = () =>
-    healthzSecret ? fail("the site did not accept the HEALTHZ_SECRET given, so its details are unknown") : skip("set HEALTHZ_SECRET (the site's) in the environment to check it");
+    healthzSecret
+      ? fail("the site did not accept the HEALTHZ_SECRET given, so its details are unknown")
+      : skip("set HEALTHZ_SECRET (the site's) in the environment to check it");
   const siteOrigin = new URL(siteUrl).origin;
 
   // --- the site ------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { contactForm, faq, packages, services, toasts } from "../../app/content";
+import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { expect, hydrated, test } from "./fixtures";
 
 /** The `'sha256-…'` CSP source of an inline script's text. */
@@ -109,7 +110,7 @@ test.describe("security headers", () => {
     await expect(success).toBeHidden();
     expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
     await page.goto("/no-such-page");
-    await hydrated(page);
+    await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached" });
     expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
     consoleErrors.length = 0; // the 404 page logs its path (errors.test.ts)
   });
