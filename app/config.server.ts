@@ -48,6 +48,12 @@ export type SiteConfig = {
   };
   /** TRUST_PROXY as written, and as proxy-addr's test of which hops are trusted proxies. */
   trustProxy: { setting: string; isTrusted: (address: string, hop: number) => boolean };
+  /** The origins whose posts are the site's own: SITE_URL's, then SITE_ORIGINS (app/server/front-door.server.ts). */
+  siteOrigins: ReadonlySet<string>;
+  /** HEALTHZ_SECRET: who sends it (Authorization: Bearer …) reads /healthz's details; unset, nobody does. */
+  healthzSecret?: string;
+  /** CSP_REPORT_URL: where browsers send reports of what the page's CSP blocked; unset, nowhere. */
+  cspReportUrl?: string;
   /** NODE_ENV=production. */
   production: boolean;
   /** NODE_ENV=development (`npm run dev`): the page may open the live-reload socket of `remix dev`. */
@@ -99,6 +105,22 @@ const SETTINGS = {
   STUDIO_SOCIAL_URL: httpUrl,
   STUDIO_SOCIAL_LABEL: v.string(),
   ENQUIRY_RELAY_SECRET: v.string(),
+  SITE_ORIGINS: v.pipe(
+    v.string(),
+    v.transform((list) =>
+      list
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    ),
+    v.check(
+      (origins) => origins.every((origin) => v.is(hostUrl, origin)),
+      (issue) => `must be origins (scheme://host[:port], no path), comma-separated, got "${issue.input.join(",")}"`,
+    ),
+    v.transform((origins) => origins.map((origin) => new URL(origin).origin)),
+  ),
+  HEALTHZ_SECRET: v.string(),
+  CSP_REPORT_URL: httpUrl,
   PORT: wholeNumber("a port number", [1, 65535]),
   TRUST_PROXY: v.pipe(
     v.string(),
@@ -159,8 +181,18 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
       `${secretProblem(relaySecret)}: set the same long random value here and as the function's secret (README, Deployment)`,
   );
 
+  const healthzSecret = readSecret(env.HEALTHZ_SECRET);
+  if (healthzSecret !== undefined) notForProduction("HEALTHZ_SECRET", secretProblem(healthzSecret));
+  if (values.CSP_REPORT_URL !== undefined) notForProduction("CSP_REPORT_URL", publicUrlProblem(values.CSP_REPORT_URL));
+  for (const origin of values.SITE_ORIGINS ?? [])
+    notForProduction("SITE_ORIGINS", publicUrlProblem(origin) && `${origin} ${publicUrlProblem(origin)}`);
+
+  const siteUrl = values.SITE_URL ?? DEFAULTS.siteUrl;
   const config: SiteConfig = {
     production,
+    siteOrigins: new Set([new URL(siteUrl).origin, ...(values.SITE_ORIGINS ?? [])]),
+    healthzSecret,
+    cspReportUrl: values.CSP_REPORT_URL,
     liveReload: env.NODE_ENV === "development",
     relaySecret,
     studio: {
@@ -175,7 +207,7 @@ export function readConfig(env: Env = process.env): { config: SiteConfig; fatal:
       },
       socialUrl: values.STUDIO_SOCIAL_URL ?? DEFAULTS.socialUrl,
       socialLabel: values.STUDIO_SOCIAL_LABEL ?? DEFAULTS.socialLabel,
-      siteUrl: values.SITE_URL ?? DEFAULTS.siteUrl,
+      siteUrl,
     },
     publicEnv: { supabaseUrl: values.SUPABASE_URL ?? DEFAULTS.supabaseUrl, supabaseAnonKey: values.SUPABASE_ANON_KEY ?? DEFAULTS.anonKey },
     server: {

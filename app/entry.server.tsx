@@ -1,3 +1,5 @@
+// The compiler's own module of this build (its routes and assets), read at the first request.
+import * as serverBuild from "@remix-run/dev/server-build";
 import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { startupConfig } from "./config.server";
 import { renderDocument } from "./document/render.server";
@@ -8,7 +10,7 @@ import { installHttpServer } from "./server/http-server.server";
 // here, and the server it then creates gets the site's time limits and front door. Then the site asks
 // its function whether it recognises the site's relay secret (the owner's alarm if not).
 const siteConfig = startupConfig();
-installHttpServer(siteConfig);
+installHttpServer(siteConfig, () => ({ routes: serverBuild.routes, version: serverBuild.assets.version }));
 checkFunctionAtStart({ supabaseUrl: siteConfig.publicEnv.supabaseUrl, relaySecret: siteConfig.relaySecret });
 
 // Every document (the home page, the 404, the error screen) goes through the document pipeline.
@@ -16,8 +18,8 @@ export default function handleRequest(request: Request, status: number, headers:
   return renderDocument(request, status, headers, context);
 }
 
+// The headers every response carries are added by the HTTP server (app/server/response-headers.server.ts).
 export const handleDataRequest: HandleDataRequestFunction = (response) => {
-  response.headers.set("X-Content-Type-Options", "nosniff");
   response.headers.set("Cache-Control", "private, no-cache");
   return response;
 };

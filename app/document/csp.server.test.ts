@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, inlineScriptHashes } from "./csp.server";
+import { contentSecurityPolicy, inlineScriptHashes, inlineStyleHashes } from "./csp.server";
 
 const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 
@@ -19,6 +19,25 @@ describe("CSP by hash", () => {
     expect(csp).not.toMatch(/script-src[^;]*(unsafe-inline|nonce-)/);
     expect(csp).toContain("connect-src 'self' https://ref.supabase.co;");
     expect(csp).toContain("frame-ancestors 'none'");
+  });
+
+  it("hashes the exact text of each inline stylesheet, and allows styles from the site and those hashes only", () => {
+    const html = `<style id="critical-css">:root{--a:1}</style><style id="_goober">@keyframes go1{}</style><style>:root{--a:1}</style>`;
+    const styleHashes = inlineStyleHashes(html);
+    expect(styleHashes).toEqual([sha(":root{--a:1}"), sha("@keyframes go1{}")]);
+    const csp = contentSecurityPolicy({ scriptHashes: [], styleHashes, supabaseUrl: "https://ref.supabase.co" });
+    expect(csp).toContain(`style-src 'self' ${styleHashes.join(" ")};`);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-hashes/);
+  });
+
+  it("reports what it blocks to CSP_REPORT_URL when one is set, and nowhere otherwise", () => {
+    const reporting = contentSecurityPolicy({
+      scriptHashes: [],
+      supabaseUrl: "https://ref.supabase.co",
+      reportUrl: "https://reports.example/csp",
+    });
+    expect(reporting).toMatch(/; report-uri https:\/\/reports\.example\/csp; report-to csp$/);
+    expect(contentSecurityPolicy({ scriptHashes: [], supabaseUrl: "https://ref.supabase.co" })).not.toMatch(/report-/);
   });
 
   it("names only directives that Chromium, Firefox and WebKit all recognise (WebKit logs an error for any other)", () => {

@@ -16,10 +16,12 @@ import { config } from "~/config.server";
 import { deferHydration } from "~/hydration/deferred-hydration.server";
 import { CriticalCssProvider } from "./critical-css";
 import { criticalCss } from "./critical-css.server";
-import { inlineScriptHashes } from "./csp.server";
+import { inlineScriptHashes, inlineStyleHashes } from "./csp.server";
 import { keepFormDrafts } from "./form-draft.server";
 import { documentHandle } from "./handle";
 import { documentHeaders } from "./headers.server";
+import { toastCss } from "./toast-styles.server";
+import { withoutScripts } from "./without-scripts.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -27,6 +29,7 @@ type RenderedDocument = {
   html: string;
   etag: string;
   scriptHashes: string[];
+  styleHashes: string[];
   failed: boolean;
   /** The kept document compressed once (brotli at its best, gzip), instead of on every request. */
   encoded?: { br: Buffer; gzip: Buffer };
@@ -55,8 +58,19 @@ export async function renderDocument(request: Request, status: number, headers: 
   let document = memoKey ? memo.get(memoKey) : undefined;
   if (!document) {
     const rendered = await renderToText(context, request.url);
-    const html = keepFormDrafts(handle.hydrate === "on-intent" ? deferHydration(rendered.html) : rendered.html);
-    document = { html, etag: etagOf(html), scriptHashes: inlineScriptHashes(html), failed: rendered.failed };
+    // An error document (a route error: a method a page does not take, a loader that threw) is read,
+    // not used: it goes without the framework's scripts, and so without the router's state (the error's
+    // own text, the framework's settings) that they would carry (decision 024).
+    const html = errors
+      ? withoutScripts(rendered.html)
+      : keepFormDrafts(handle.hydrate === "on-intent" ? deferHydration(rendered.html) : rendered.html);
+    document = {
+      html,
+      etag: etagOf(html),
+      scriptHashes: inlineScriptHashes(html),
+      styleHashes: inlineStyleHashes(html),
+      failed: rendered.failed,
+    };
     if (memoKey && !document.failed) {
       // Compressed once per document, never per request.
       const bytes = Buffer.from(document.html);
@@ -70,8 +84,10 @@ export async function renderDocument(request: Request, status: number, headers: 
 
   documentHeaders(headers, {
     scriptHashes: document.scriptHashes,
+    styleHashes: document.styleHashes,
     supabaseUrl: config().publicEnv.supabaseUrl,
     liveReload: config().liveReload,
+    reportUrl: config().cspReportUrl,
     cache: shared && !document.failed ? "public" : "private",
   });
   if (!shared) return new Response(document.html, { status: document.failed ? 500 : status, headers });
@@ -116,7 +132,7 @@ function renderToText(context: EntryContext, url: string) {
       resolve({ html: Buffer.concat(chunks).toString("utf8"), failed });
     });
     const { pipe, abort } = renderToPipeableStream(
-      <CriticalCssProvider value={criticalCss()}>
+      <CriticalCssProvider value={{ critical: criticalCss(), toasts: toastCss() }}>
         <RemixServer context={context} url={url} abortDelay={ABORT_DELAY} />
       </CriticalCssProvider>,
       {

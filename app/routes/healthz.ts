@@ -1,16 +1,23 @@
-// Liveness for the container HEALTHCHECK, load balancers and `npm run verify`: the server answers, its
-// configuration passed the checks at start (it would not be running otherwise), what the function
-// last said (app/server/function-check.server.ts), how many documents are kept in memory (one per
-// cacheable route, whatever requests arrive), and whether a proxy in front is one TRUST_PROXY names.
+// Liveness for the container HEALTHCHECK and load balancers: anyone gets {"status":"ok"} and nothing
+// else. The details are the owner's (docs/decisions/024): with `Authorization: Bearer <HEALTHZ_SECRET>`
+// (`npm run verify` sends it) the answer adds that the configuration passed the checks at start and
+// which local values it runs with, what the function last said (app/server/function-check.server.ts),
+// how many documents are kept in memory (one per cacheable route, whatever requests arrive), and
+// whether a proxy in front is one TRUST_PROXY names.
 import { createHash } from "node:crypto";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { config, localValues } from "~/config.server";
 import { documentsInMemory } from "~/document/render.server";
 import { CLIENT_ADDRESS_HEADER, FORWARDED_VIA_HEADER } from "~/server/front-door.server";
 import { functionCheck } from "~/server/function-check.server";
+import { methodNotAllowed } from "~/server/method-not-allowed.server";
+import { holdsSecret } from "~/server/owner-secret.server";
+
+const NEVER_KEPT = { "Cache-Control": "no-store" };
 
 export function loader({ request }: LoaderFunctionArgs) {
-  const { publicEnv, relaySecret, production } = config();
+  const { publicEnv, relaySecret, production, healthzSecret } = config();
+  if (!holdsSecret(request, healthzSecret)) return json({ status: "ok" }, { headers: NEVER_KEPT });
   return json(
     {
       status: "ok",
@@ -26,6 +33,8 @@ export function loader({ request }: LoaderFunctionArgs) {
         .digest("hex")
         .slice(0, 12),
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NEVER_KEPT },
   );
 }
+
+export const action = methodNotAllowed;

@@ -1,4 +1,5 @@
 import { config } from "~/config.server";
+import { methodNotAllowed } from "~/server/method-not-allowed.server";
 
 export function loader() {
   const { siteUrl } = config().studio;
@@ -6,3 +7,5 @@ export function loader() {
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
   });
 }
+
+export const action = methodNotAllowed;

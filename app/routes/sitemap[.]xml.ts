@@ -1,4 +1,5 @@
 import { config } from "~/config.server";
+import { methodNotAllowed } from "~/server/method-not-allowed.server";
 
 /** One page: the home page. */
 export function loader() {
@@ -10,3 +11,5 @@ export function loader() {
 `;
   return new Response(xml, { headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" } });
 }
+
+export const action = methodNotAllowed;

@@ -7,13 +7,15 @@
  *   page never cost a render of their own; methods the site does not serve get 405 here. A folder of
  *   public/ ("/photos", "/BUILD/", "/%2F") goes to the 404 page without a redirect: the static files'
  *   handler would add the slash this rule removes, a loop a cache would keep for a day. So does a
- *   path no page can have (undecodable, or with a backslash or a control once decoded).
+ *   path no page can have (undecodable, or with a backslash or a control once decoded), and any path
+ *   in a private folder of public/ (the original photos, EXIF included: PRIVATE_FOLDERS).
  * - **The visitor's address from a source the site trusts.** The socket's address, unless TRUST_PROXY
  *   names the proxies in front (Express's "trust proxy" rules, through proxy-addr): then the nearest
  *   X-Forwarded-For hop that is not a trusted proxy. It reaches the app in CLIENT_ADDRESS_HEADER; a
  *   value a visitor sends in that header is removed first.
  * - **Posts from other sites.** For POST, PUT, PATCH and DELETE the Origin (and Sec-Fetch-Site) is
- *   compared with the site's own origins here, and the verdict passes on in CROSS_SITE_HEADER. The
+ *   compared with the site's own origins here (SITE_URL's and SITE_ORIGINS, never a header a client
+ *   can send such as Host or X-Forwarded-Host), and the verdict passes on in CROSS_SITE_HEADER. The
  *   Origin header is then removed: Remix's own check would otherwise answer a bare 500 before any route
  *   code runs, where the visitor should get the form's 403 page (app/enquiry/action.server.ts).
  */
@@ -38,17 +40,23 @@ const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export type Verdict = { kind: "pass" } | { kind: "redirect"; location: string } | { kind: "method-not-allowed" };
 
 /**
- * Decides about `request` and rewrites its headers in place (the two headers above). `siteOrigin` is
- * the origin of SITE_URL.
+ * Folders of public/ that are never served, whatever the spelling of the path: `npm run images` reads
+ * the original photos (with their EXIF: camera, place, time) from here and writes what the page shows.
+ */
+export const PRIVATE_FOLDERS = ["/photos/source"] as const;
+
+/**
+ * Decides about `request` and rewrites its headers in place (the headers above). `siteOrigins` are
+ * the origins whose posts are the site's own: SITE_URL's, and SITE_ORIGINS.
  */
 export function frontDoor(
   request: IncomingMessage,
   {
-    siteOrigin,
+    siteOrigins,
     trustProxy,
     publicFolders = new Set(),
   }: {
-    siteOrigin: string;
+    siteOrigins: ReadonlySet<string>;
     trustProxy: SiteConfig["trustProxy"];
     /** The folders of public/, as canonical paths ("/", "/photos"): see publicFolders(). */
     publicFolders?: ReadonlySet<string>;
@@ -73,7 +81,12 @@ export function frontDoor(
     // home page is the one folder ("/") that is a page; its encoded spellings ("/%2F") are not.
     const decoded = decodedPath(path);
     const folder = decoded === null ? null : canonicalPath(decoded).toLowerCase();
-    if (folder === null || UNROUTABLE.test(decoded!) || (publicFolders.has(folder) && (folder !== "/" || decoded !== path))) {
+    if (
+      folder === null ||
+      UNROUTABLE.test(decoded!) ||
+      (publicFolders.has(folder) && (folder !== "/" || decoded !== path)) ||
+      isPrivate(folder)
+    ) {
       request.url = NOT_FOUND_PATH;
     } else if (canonical !== path) return { kind: "redirect", location: canonical + (queryAt === -1 ? "" : target.slice(queryAt)) };
   }
@@ -85,10 +98,7 @@ export function frontDoor(
       ? "trusted-proxy"
       : "untrusted-proxy";
   if (UNSAFE_METHODS.has(method)) {
-    const host = trustProxy.isTrusted(request.socket.remoteAddress ?? "", 0)
-      ? (firstValue(headers["x-forwarded-host"]) ?? headers.host)
-      : headers.host;
-    headers[CROSS_SITE_HEADER] = isSameSite(headers.origin, headers["sec-fetch-site"], { siteOrigin, host }) ? "0" : "1";
+    headers[CROSS_SITE_HEADER] = isSameSite(headers.origin, headers["sec-fetch-site"], siteOrigins) ? "0" : "1";
     delete headers.origin;
   }
   return { kind: "pass" };
@@ -98,6 +108,11 @@ export function frontDoor(
 export const NOT_FOUND_PATH = "/__not-found/";
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNROUTABLE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** Whether `folder` (canonical, lowercased) is a private folder or inside one. */
+function isPrivate(folder: string): boolean {
+  return PRIVATE_FOLDERS.some((privateFolder) => folder === privateFolder || folder.startsWith(`${privateFolder}/`));
+}
 
 function decodedPath(path: string): string | null {
   try {
@@ -119,23 +134,17 @@ export function canonicalPath(path: string): string {
 }
 
 /**
- * A post is the site's own when its Origin is SITE_URL's origin or names the host it was sent to (as
- * Remix compares them), and the browser does not mark it cross-site. No Origin at all (old browsers,
- * scripts) is treated as the site's own; "null" (sandboxed frames, data: URLs) is not.
+ * A post is the site's own when its Origin is one of the site's origins, and the browser does not mark
+ * it cross-site. No Origin at all (old browsers, scripts) is treated as the site's own; "null"
+ * (sandboxed frames, data: URLs) is not. Nothing the request says about its host (Host,
+ * X-Forwarded-Host) counts: a client can send any of them.
  */
 export function isSameSite(
   origin: string | undefined,
   fetchSite: string | string[] | undefined,
-  { siteOrigin, host }: { siteOrigin: string; host: string | undefined },
+  siteOrigins: ReadonlySet<string>,
 ): boolean {
   if (fetchSite === "cross-site") return false;
   if (origin === undefined) return true;
-  if (origin === siteOrigin) return true;
-  if (!URL.canParse(origin) || origin === "null") return false;
-  return host !== undefined && new URL(origin).host === host.toLowerCase();
-}
-
-function firstValue(value: string | string[] | undefined): string | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  return text?.split(",")[0]?.trim() || undefined;
+  return siteOrigins.has(origin);
 }

@@ -7,6 +7,9 @@
  *   a socket for minutes (requestTimeout 300 s, checked only every 30 s);
  * - the front door (front-door.server.ts): canonical paths, the trusted visitor address, the verdict on
  *   posts from other sites, before Express and Remix see the request;
+ * - the headers every response carries (response-headers.server.ts), static files and refusals included;
+ * - Remix's route manifest answered only to the browser's own queries, kept only for the site's own
+ *   routes (route-manifest.server.ts);
  * - a refused post gets its page, then the connection closes without a reset (refusal-close.server.ts).
  */
 import { readdirSync } from "node:fs";
@@ -16,6 +19,8 @@ import type { SiteConfig } from "~/config.server";
 import { MAX_FORM_BYTES } from "~/enquiry/action.server";
 import { frontDoor } from "./front-door.server";
 import { answerClientError, closeAfterRefusal } from "./refusal-close.server";
+import { addMissingHeaders, overrideHeader, securityHeaders } from "./response-headers.server";
+import { routeManifestVerdict, type ServerRoutes } from "./route-manifest.server";
 
 /** How many folders of public/ are listed at most (it holds a handful). */
 const MAX_PUBLIC_FOLDERS = 1_000;
@@ -48,10 +53,17 @@ export function publicFolders(root = path.resolve("public")): Set<string> {
 const originalCreateServer = http.createServer;
 let installed: SiteConfig | undefined;
 let folders: ReadonlySet<string> = new Set();
+let headers: Readonly<Record<string, string>> = {};
+let build: () => { routes: ServerRoutes; version: string };
 
-/** Called once by entry.server at start-up (a call, not a bare import: the build drops side-effect imports). */
-export function installHttpServer(config: SiteConfig) {
+/**
+ * Called once by entry.server at start-up (a call, not a bare import: the build drops side-effect
+ * imports), with the server build's routes and assets version (read when the first request comes).
+ */
+export function installHttpServer(config: SiteConfig, serverBuild: typeof build) {
   installed = config;
+  build = serverBuild;
+  headers = securityHeaders({ production: config.production });
   keepServingOnStrayRejections();
   folders = publicFolders();
   if (http.createServer !== createServer) http.createServer = createServer;
@@ -73,7 +85,7 @@ const createServer = ((...args: unknown[]) => {
     },
     listener && withFrontDoor(listener),
   );
-  server.on("clientError", answerClientError);
+  server.on("clientError", (error: Error, socket: import("node:net").Socket) => answerClientError(error, socket, headers));
   // "Expect: 100-continue": ask for the body only when the site could read it (the form is its largest);
   // a larger one is refused (413) without asking the client to send it first.
   server.on("checkContinue", (request: http.IncomingMessage, response: http.ServerResponse) => {
@@ -86,13 +98,20 @@ const createServer = ((...args: unknown[]) => {
 function withFrontDoor(listener: http.RequestListener): http.RequestListener {
   return (request, response) => {
     const config = installed!;
-    const verdict = frontDoor(request, {
-      siteOrigin: new URL(config.studio.siteUrl).origin,
-      trustProxy: config.trustProxy,
-      publicFolders: folders,
-    });
+    addMissingHeaders(response, headers);
+    const verdict = frontDoor(request, { siteOrigins: config.siteOrigins, trustProxy: config.trustProxy, publicFolders: folders });
     closeAfterRefusal(request, response);
-    if (verdict.kind === "pass") return listener(request, response);
+    if (verdict.kind === "pass") {
+      const manifest = routeManifestVerdict(request, build());
+      if (manifest === "refuse") {
+        // Not the manifest of the site's routes as its pages ask for it: nothing to keep, nothing to tell.
+        response.writeHead(404, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+        response.end("Not Found");
+        return;
+      }
+      if (manifest === "pass-uncached") overrideHeader(response, "Cache-Control", "no-store");
+      return listener(request, response);
+    }
     if (verdict.kind === "redirect") {
       // Every spelling of a path leads to the one document; caches may keep the redirect.
       response.writeHead(308, { Location: verdict.location, "Cache-Control": "public, max-age=86400", "Content-Length": "0" });

@@ -16,6 +16,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { headerLines } from "./response-headers.server";
 
 /** How long a refused connection goes on reading what the client still sends. */
 export const LINGER_MS = 2_000;
@@ -78,7 +79,12 @@ const answered = new WeakSet<Socket>();
  * page with the status, `Connection: close`, and the same lingering close. A response already on its
  * way for an earlier request on the connection is let finish, then the connection closes.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+export function answerClientError(
+  error: Error & { code?: string },
+  socket: Socket,
+  /** The headers every response carries (response-headers.server.ts). */
+  headers: Readonly<Record<string, string>> = {},
+): void {
   if (answered.has(socket)) return;
   answered.add(socket);
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
@@ -103,7 +109,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>${status} ${reason}</title><h1>${status} ${reason}</h1><p>The request could not be read. Please go back and try again.</p></html>`;
   socket.write(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/html; charset=utf-8\r\n` +
-      `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(page)}\r\n\r\n${page}`,
+      `Cache-Control: no-store\r\n${headerLines(headers)}Content-Length: ${Buffer.byteLength(page)}\r\n\r\n${page}`,
   );
   lingeringClose(socket);
 }

@@ -6,6 +6,8 @@
 //   --anon-key   the public key, sent as supabase-js sends it (default: SUPABASE_ANON_KEY)
 //   --mail-from  the function's MAIL_FROM (default: MAIL_FROM, else what the function's details name): its
 //                domain's SPF, DKIM and DMARC are looked up (mail-domain.mjs; MAIL_DNS_SERVER picks the resolver)
+// With HEALTHZ_SECRET (the site's) in the environment it reads the site's /healthz details: whether the
+// proxy in front is trusted, and what the function last told the site about its relay secret.
 // With REDELIVERY_SECRET in the environment it also reads the function's health details: configuration
 // problems, the redelivery schedule, and which client-address header the platform sets (probed with
 // forged values in every candidate header).
@@ -28,13 +30,14 @@ const SCHEDULE_MAX_AGE_SECONDS = 15 * 60;
 /**
  * Runs every check; returns `[{ name, status: "pass" | "fail" | "skip" | "warn", detail }]` (warn: a risk, not a failure).
  * `siteUrl` and `functionUrl` without a trailing slash.
- * @param {{ siteUrl: string, functionUrl: string, anonKey?: string, redeliverySecret?: string, mailFrom?: string, studioInbox?: string, timeoutMs?: number }} options
+ * @param {{ siteUrl: string, functionUrl: string, anonKey?: string, redeliverySecret?: string, healthzSecret?: string, mailFrom?: string, studioInbox?: string, timeoutMs?: number }} options
  */
 export async function verifyDeployment({
   siteUrl,
   functionUrl,
   anonKey,
   redeliverySecret,
+  healthzSecret = undefined,
   mailFrom = undefined,
   studioInbox = undefined,
   timeoutMs = 10_000,
@@ -57,6 +60,15 @@ export async function verifyDeployment({
       throw new Error(`${init.method ?? "GET"} ${url}: ${error?.message ?? error}${cause ? ` (${cause})` : ""}`);
     });
   const keyHeaders = anonKey ? { apikey: anonKey, authorization: `Bearer ${anonKey}` } : {};
+  /** The site's /healthz with its details (the owner's secret), or undefined when they are not given. */
+  const siteDetails = async (headers = {}) => {
+    const body = await (await request(`${siteUrl}/healthz`, { headers: { ...headers, authorization: `Bearer ${healthzSecret}` } })).json();
+    return body.configuration ? body : undefined;
+  };
+  const siteDetailsMissing = () =>
+    healthzSecret
+      ? fail("the site did not accept the HEALTHZ_SECRET given, so its details are unknown")
+      : skip("set HEALTHZ_SECRET (the site's) in the environment to check it");
   const siteOrigin = new URL(siteUrl).origin;
 
   // --- the site ------------------------------------------------------------------------------
@@ -117,14 +129,16 @@ export async function verifyDeployment({
   });
 
   await check("the site trusts the proxy in front of it (TRUST_PROXY), so each visitor has their own limit", async () => {
-    const { forwardedVia } = await (await request(`${siteUrl}/healthz`)).json();
+    const details = healthzSecret && (await siteDetails());
+    if (!details) return siteDetailsMissing();
+    const { forwardedVia } = details;
     if (forwardedVia === "untrusted-proxy")
       return fail(
         "requests arrive through a proxy (X-Forwarded-For) that TRUST_PROXY does not name: every visitor shares its address and its limit; set TRUST_PROXY (README, Behind a CDN or reverse proxy)",
       );
     if (!["trusted-proxy", "direct"].includes(forwardedVia)) return skip(`the site's /healthz does not say (${forwardedVia})`);
     // Too much trust: a visitor's own X-Forwarded-For must not change who the site takes them to be.
-    const seen = async (forged) => (await (await request(`${siteUrl}/healthz`, { headers: { "x-forwarded-for": forged } })).json()).visitor;
+    const seen = async (forged) => (await siteDetails({ "x-forwarded-for": forged }))?.visitor;
     if ((await seen("198.51.100.11")) !== (await seen("198.51.100.22")))
       return fail(
         "TRUST_PROXY trusts more hops than the proxies in front: a visitor chooses their own address (and limit) with X-Forwarded-For; name only your proxies (README)",
@@ -193,10 +207,11 @@ export async function verifyDeployment({
   await check("the site's relay is accepted by the function (a probe that stores nothing)", async () => {
     // The site asks the function's /relay-check with its relay secret in the background (every 10 s at
     // most); wait for an answer given after this check started.
+    if (!healthzSecret || !(await siteDetails())) return siteDetailsMissing();
     const started = new Date().toISOString();
     const deadline = Date.now() + 25_000;
     for (;;) {
-      const fn = (await (await request(`${siteUrl}/healthz`)).json()).function;
+      const fn = (await siteDetails())?.function;
       if (fn?.checkedAt >= started) {
         if (fn.state === "unreachable") return fail(`the site cannot reach the function: ${fn.error}`);
         if (fn.relay === "recognised") return `the function recognises the site's ENQUIRY_RELAY_SECRET (checked ${fn.checkedAt})`;
@@ -300,7 +315,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   if (!values.site || !values.function) {
     console.error(
-      "usage: npm run verify -- --site https://your-site --function https://<ref>.supabase.co/functions/v1/send-contact-email [--anon-key KEY] [--mail-from ADDRESS]\n(REDELIVERY_SECRET in the environment adds the health details, the client-address probe and the schedule)",
+      "usage: npm run verify -- --site https://your-site --function https://<ref>.supabase.co/functions/v1/send-contact-email [--anon-key KEY] [--mail-from ADDRESS]\n(HEALTHZ_SECRET in the environment adds the site's proxy and relay checks; REDELIVERY_SECRET the function's health details, the client-address probe and the schedule)",
     );
     process.exit(2);
   }
@@ -309,6 +324,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     functionUrl: values.function.replace(/\/+$/, ""),
     anonKey: values["anon-key"] ?? process.env.SUPABASE_ANON_KEY,
     redeliverySecret: process.env.REDELIVERY_SECRET,
+    healthzSecret: process.env.HEALTHZ_SECRET,
     mailFrom: values["mail-from"] ?? process.env.MAIL_FROM,
     studioInbox: process.env.STUDIO_INBOX,
   });

@@ -10,6 +10,20 @@ import { freePort, waitForPort } from "./ports.mjs";
 export const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 export const hasNginx = () => existsSync(NGINX);
 
+/** What nginx sends the site in each forwarding header, whatever the visitor sent ("" removes it). */
+export const FORWARDING_HEADERS = Object.freeze({
+  "X-Forwarded-For": "$remote_addr",
+  // The site knows its own host (SITE_URL): nothing it needs to be told, so nothing anyone can forge.
+  "X-Forwarded-Host": '""',
+  "X-Forwarded-Proto": "$scheme",
+  "X-Forwarded-Port": "$server_port",
+  "X-Real-IP": "$remote_addr",
+  Forwarded: '""',
+  "X-Forwarded-Server": '""',
+  "X-Original-URL": '""',
+  "X-Rewrite-URL": '""',
+});
+
 /**
  * Starts nginx on 127.0.0.1:`port`: a caching proxy to `upstream` (honouring the origin's
  * Cache-Control, revalidating with its ETag, serving stale while it updates, one request at a time
@@ -26,8 +40,12 @@ export async function startNginx({ upstream, staticRoot, port } = {}) {
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
-      # The visitor's address, overwritten (never appended to what the visitor sent).
-      proxy_set_header X-Forwarded-For $remote_addr;
+      # The forwarding headers are the CDN's own, as a CDN at the edge sets them: the visitor's address
+      # overwritten (never appended to what the visitor sent), the rest set here or removed, so
+      # nothing a visitor writes in them reaches the site (FORWARDING_HEADERS).
+${Object.entries(FORWARDING_HEADERS)
+  .map(([name, value]) => `      proxy_set_header ${name} ${value};`)
+  .join("\n")}
       proxy_cache site;
       proxy_cache_key $scheme$http_host$request_uri;
       proxy_cache_lock on;

@@ -29,7 +29,7 @@ export const ENV_FILES = Object.freeze({ function: "supabase/functions/.env", si
 /** Names that say where the stack's own parts are: always the stack's. */
 export const STACK_WIRING = Object.freeze({
   function: ["SUPABASE_DB_URL", "DB_POOLER_URL", "SMTP_HOST", "SMTP_PORT", "DENO_SERVE_ADDRESS"],
-  site: ["SUPABASE_URL", "SITE_URL", "PORT", "HOST", "NODE_ENV", "LOCAL_STACK"],
+  site: ["SUPABASE_URL", "SITE_URL", "SITE_ORIGINS", "PORT", "HOST", "NODE_ENV", "LOCAL_STACK"],
 });
 
 /** The shell's port variables move the stack's parts (environment.mjs, portsFromEnv): not configuration. */

@@ -45,6 +45,8 @@ export const LOCAL_SECRETS = Object.freeze({
   relay: "local-relay-secret-not-for-production-0001",
   redelivery: "local-redelivery-secret-not-for-production",
   ipHashSalt: "local-ip-hash-salt-not-for-production-0001",
+  // The site's own: who sends it reads /healthz's details (tests, the bench, `npm run verify` locally).
+  healthz: "local-healthz-secret-not-for-production-01",
   // A Resend-style (Svix) signing secret: "whsec_" and base64 of the key.
   resendWebhook: `whsec_${Buffer.from("local-resend-webhook-key-not-for-production").toString("base64")}`,
 });
@@ -89,10 +91,15 @@ export function functionEnvironment({ databaseUrl, smtpPort, siteOrigins }) {
   };
 }
 
-/** The site's variables. */
-export function siteEnvironment({ functionUrl, siteUrl }) {
+/**
+ * The site's variables. `siteOrigins`: the other addresses a browser reaches the site at (`localhost`,
+ * the CDN in front), whose posts are the site's own.
+ */
+export function siteEnvironment({ functionUrl, siteUrl, siteOrigins = [] }) {
   return {
     SITE_URL: siteUrl,
+    SITE_ORIGINS: siteOrigins.join(","),
+    HEALTHZ_SECRET: LOCAL_SECRETS.healthz,
     SUPABASE_URL: functionUrl,
     SUPABASE_ANON_KEY: LOCAL_ANON_KEY,
     STUDIO_EMAIL: LOCAL_STUDIO.inbox,

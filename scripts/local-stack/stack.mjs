@@ -96,13 +96,13 @@ export async function startStack({
     }
 
     // Browsers call the function from the site, and from the CDN in front of it; `localhost` too, the
-    // address a developer types.
-    const siteOrigins = [stack.siteUrl, `http://localhost:${ports.site}`, `http://127.0.0.1:${ports.cdn}`];
+    // address a developer types. The site takes posts from the same origins as its own.
+    const siteOrigins = [stack.siteUrl, `http://localhost:${ports.site}`, `http://127.0.0.1:${ports.cdn}`, `http://localhost:${ports.cdn}`];
     stack.functionEnv = {
       ...functionEnvironment({ databaseUrl: stack.db?.url ?? "", smtpPort: ports.smtp, siteOrigins }),
       ...env.function,
     };
-    stack.siteEnv = { ...siteEnvironment({ functionUrl: stack.functionUrl, siteUrl: stack.siteUrl }), ...env.site };
+    stack.siteEnv = { ...siteEnvironment({ functionUrl: stack.functionUrl, siteUrl: stack.siteUrl, siteOrigins }), ...env.site };
 
     if (fn) {
       stack.fn = await startFunction({ port: ports.function, env: stack.functionEnv, watch: fn === "watch", quiet });

@@ -3,6 +3,7 @@
 // target at most 2× the idle p95, no 5xx, one document in memory. Used by `npm run bench`; alone:
 //   node scripts/measure/odd-paths.mjs
 import http from "node:http";
+import { LOCAL_SECRETS } from "../local-stack/environment.mjs";
 import { startStack } from "../local-stack/stack.mjs";
 
 /**
@@ -54,7 +55,9 @@ export async function oddPaths(url) {
   const during = await homeFor(5000);
   await odd;
   agent.destroy();
-  const documents = (await (await fetch(`${url}/healthz`)).json()).documentsInMemory;
+  // The count is in /healthz's details: the local stack's HEALTHZ_SECRET reads them.
+  const owner = { authorization: `Bearer ${LOCAL_SECRETS.healthz}` };
+  const documents = (await (await fetch(`${url}/healthz`, { headers: owner })).json()).documentsInMemory;
   return { idle, during, oddStatuses: statuses, documentsInMemory: documents };
 }
 

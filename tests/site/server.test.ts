@@ -7,6 +7,7 @@ import fc from "fast-check";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyDeployment } from "../../scripts/deploy/verify.mjs";
+import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";
 import { startStack, type Stack } from "../../scripts/local-stack/stack.mjs";
 
 let stack: Stack;
@@ -37,7 +38,9 @@ function get(port: number, target: string, headers: Record<string, string> = {})
     request.end();
   });
 }
-const health = async () => JSON.parse((await get(stack.ports.site, "/healthz")).body);
+/** The owner's view of /healthz (the local stack's HEALTHZ_SECRET). */
+const OWNER = { authorization: `Bearer ${LOCAL_SECRETS.healthz}` };
+const health = async () => JSON.parse((await get(stack.ports.site, "/healthz", OWNER)).body);
 
 describe("paths a request chooses", () => {
   it("odd spellings of the home page redirect to it (308), and no path adds a document to memory or answers 5xx", async () => {
@@ -163,7 +166,7 @@ describe("the visitor's address at the no-JavaScript path", () => {
 
       // /healthz says how its own request came: `npm run verify` fails a proxy TRUST_PROXY misses.
       const via = async (siteUrl: string, headers: Record<string, string>) =>
-        (await (await fetch(`${siteUrl}/healthz`, { headers })).json()).forwardedVia;
+        (await (await fetch(`${siteUrl}/healthz`, { headers: { ...headers, ...OWNER } })).json()).forwardedVia;
       expect(await via(trusting.siteUrl, { "x-forwarded-for": "198.51.100.7" })).toBe("trusted-proxy");
       expect(await via(stack.siteUrl, { "x-forwarded-for": "198.51.100.7" })).toBe("untrusted-proxy");
       expect(await via(stack.siteUrl, {})).toBe("direct");
@@ -178,6 +181,7 @@ describe("the visitor's address at the no-JavaScript path", () => {
             functionUrl: `${stack.functionUrl}/functions/v1/send-contact-email`,
             anonKey: undefined,
             redeliverySecret: undefined,
+            healthzSecret: LOCAL_SECRETS.healthz,
           })
         ).find((r) => r.name.includes("trusts the proxy in front"));
       expect(await proxyCheck(trusting.siteUrl)).toMatchObject({ status: "fail", detail: expect.stringMatching(/trusts more hops/) });

@@ -23,10 +23,12 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** `npm run verify -- --site … --function …`, with the redelivery secret in the environment. */
-function verify(siteUrl: string) {
+/** `npm run verify -- --site … --function …`, with the owner's secrets (the function's, the site's) in the environment. */
+function verify(siteUrl: string, env: Record<string, string> = {}) {
   return runVerify(["--site", siteUrl, "--function", `${stack.functionUrl}/functions/v1/send-contact-email`], {
     REDELIVERY_SECRET: LOCAL_SECRETS.redelivery,
+    HEALTHZ_SECRET: LOCAL_SECRETS.healthz,
+    ...env,
   });
 }
 const line = (output: string, check: string) => output.split("\n").find((l) => l.includes(check)) ?? `(no line for "${check}")`;
@@ -45,6 +47,15 @@ describe("npm run verify", () => {
     expect(line(output, "client address")).toMatch(/^SKIP .*none is trustworthy.*not on the hosted platform/);
     // Locally nothing overwrites a header: each forged value arrives as sent (its hash, as the function writes it).
     expect(line(output, "client address")).toMatch(/cf-connecting-ip: passed through; .*x-forwarded-for: passed through/);
+  });
+
+  it("reads the site's /healthz details only with the site's HEALTHZ_SECRET: without it those checks are skipped, a wrong one fails", async () => {
+    const without = await verify(stack.siteUrl, { HEALTHZ_SECRET: "" });
+    expect(line(without.output, "trusts the proxy in front")).toMatch(/^SKIP .*HEALTHZ_SECRET/);
+    expect(line(without.output, "the site's relay is accepted")).toMatch(/^SKIP .*HEALTHZ_SECRET/);
+    const wrong = await verify(stack.siteUrl, { HEALTHZ_SECRET: "not-the-sites-secret-but-long-enough-000" });
+    expect(wrong.code).toBe(1);
+    expect(line(wrong.output, "trusts the proxy in front")).toMatch(/^FAIL .*did not accept the HEALTHZ_SECRET/);
   });
 
   it.skipIf(!hasNginx())(

@@ -1,0 +1,69 @@
+/**
+ * The headers every response of the site carries, in one place (docs/decisions/024): documents, static
+ * files (/build, /photos, the icons: remix-serve's static handler has no hook of its own), text routes,
+ * JSON, redirects, refusals and Node's own 400s. The HTTP server (http-server.server.ts) adds them to
+ * each response as its head is written, where the response does not set one itself: a document's own
+ * Content-Security-Policy and Cache-Control stay its own (app/document/headers.server.ts).
+ */
+import type { ServerResponse } from "node:http";
+
+/** What every response says, whoever made it. */
+export function securityHeaders({ production }: { production: boolean }): Record<string, string> {
+  return {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
+    // What is not a document runs nothing, is framed nowhere (an SVG or a JSON answer opened as a
+    // page included); documents send their own policy (app/document/csp.server.ts).
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    // Production only: a developer's browser must not be held to HTTPS for localhost by `npm run dev`.
+    ...(production ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" } : {}),
+  };
+}
+
+/** An error (4xx, 5xx) that does not say how long it may be kept is kept nowhere. */
+const ERROR_CACHE_CONTROL = "no-store";
+
+/**
+ * Hooks `response` so that, when its head is written (by writeHead, or implicitly by the first write),
+ * every header of `headers` it does not set itself is added, and an error without Cache-Control gets
+ * "no-store". Headers given to writeHead count as set (Node lets them replace what is set here).
+ */
+export function addMissingHeaders(response: ServerResponse, headers: Readonly<Record<string, string>>): void {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
+    const given = headersGiven(rest);
+    const missing = (name: string) => !this.hasHeader(name) && !given.has(name.toLowerCase());
+    for (const [name, value] of Object.entries(headers)) if (missing(name)) this.setHeader(name, value);
+    if (statusCode >= 400 && missing("Cache-Control")) this.setHeader("Cache-Control", ERROR_CACHE_CONTROL);
+    return (writeHead as (...args: unknown[]) => ServerResponse).call(this, statusCode, ...rest);
+  } as ServerResponse["writeHead"];
+}
+
+/** The names of the headers passed to writeHead(status, [reason], headers), lowercased. */
+function headersGiven(rest: unknown[]): Set<string> {
+  const headers = typeof rest[0] === "string" ? rest[1] : rest[0];
+  if (!headers || typeof headers !== "object") return new Set();
+  if (!Array.isArray(headers)) return new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  // [[name, value], ...] or a flat [name, value, name, value, ...].
+  const names = Array.isArray(headers[0]) ? headers.map((pair) => pair[0]) : headers.filter((_, i) => i % 2 === 0);
+  return new Set(names.map((name) => String(name).toLowerCase()));
+}
+
+/** The same headers as lines of a raw HTTP head ("Name: value\r\n"), for answers written to the socket. */
+export function headerLines(headers: Readonly<Record<string, string>>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+}
+
+/** Hooks `response` so that `name` is `value` when its head is written, whatever was set before. */
+export function overrideHeader(response: ServerResponse, name: string, value: string): void {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    this.setHeader(name, value);
+    return (writeHead as (...args: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse["writeHead"];
+}

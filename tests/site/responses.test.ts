@@ -1,0 +1,284 @@
+// What every response of the site says, and what none says (docs/decisions/024): each kind of answer
+// (documents, static files, text routes, JSON, redirects, refusals, Node's own 400) carries the security
+// headers; no public answer carries the framework's error text or settings or the site's own details;
+// Remix's route manifest answers only its own pages' queries; original photos are never served; and
+// what counts as the site's own origin is the site's to say. Against the production build, over real HTTP.
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { securityHeaders } from "../../app/server/response-headers.server";
+import { hasNginx, startNginx } from "../../scripts/local-stack/cdn.mjs";
+import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";
+import { ROOT } from "../../scripts/local-stack/processes.mjs";
+import { startStack, type Stack } from "../../scripts/local-stack/stack.mjs";
+
+let stack: Stack;
+const REPORT_URL = "https://reports.example/csp";
+// An original photo where the README tells the owner to put them (EXIF and all).
+const SOURCE_FOLDER = path.join(ROOT, "public/photos/source");
+const SOURCE_PHOTO = `responses-test-${process.pid}.jpg`;
+const createdSourceFolder = !existsSync(SOURCE_FOLDER);
+
+beforeAll(async () => {
+  mkdirSync(SOURCE_FOLDER, { recursive: true });
+  writeFileSync(path.join(SOURCE_FOLDER, SOURCE_PHOTO), "original photo with EXIF");
+  // The site alone; it trusts the test's own address as a proxy, as behind a CDN on the same machine.
+  stack = await startStack({ db: false, mail: false, fn: false, env: { site: { TRUST_PROXY: "loopback", CSP_REPORT_URL: REPORT_URL } } });
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(createdSourceFolder ? SOURCE_FOLDER : path.join(SOURCE_FOLDER, SOURCE_PHOTO), { recursive: true, force: true });
+});
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+/** A request exactly as written (no client-side normalisation of the path), to `port` (the site's by default). */
+function send(method: string, target: string, headers: Record<string, string> = {}, body?: string, port = stack.ports.site) {
+  return new Promise<Answer>((resolve, reject) => {
+    const request = http.request(
+      { host: "127.0.0.1", port, method, path: target, headers: { connection: "close", ...headers } },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+/** Bytes Node's HTTP parser refuses (two lengths), over a raw socket: the head of the answer. */
+function unreadable() {
+  return new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
+    const socket = net.connect(stack.ports.site, "127.0.0.1", () =>
+      socket.write("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"),
+    );
+    let text = "";
+    socket.on("data", (chunk) => (text += chunk));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [statusLine = "", ...lines] = text.split("\r\n\r\n")[0]!.split("\r\n");
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+      );
+      resolve({ status: Number(statusLine.split(" ")[1]), headers });
+    });
+  });
+}
+
+const home = async () => (await send("GET", "/")).body;
+const OWNER = { authorization: `Bearer ${LOCAL_SECRETS.healthz}` };
+const form = { "content-type": "application/x-www-form-urlencoded" };
+
+describe("every response carries the headers", () => {
+  it("each kind of answer: documents, static files, text routes, JSON, redirects, refusals, Node's own 400", async () => {
+    const html = await home();
+    const asset = html.match(/href="(\/build\/[^"]+\.js)"/)![1]!;
+    const photo = html.match(/(\/photos\/[^" ,]+\.webp)/)![1]!;
+    const kinds: Record<string, () => Promise<{ status: number; headers: Record<string, unknown> }>> = {
+      "the home page": () => send("GET", "/"),
+      "the home page, revalidated": async () => send("GET", "/", { "if-none-match": (await send("HEAD", "/")).headers.etag as string }),
+      "the 404 page": () => send("GET", "/no/such/page"),
+      "the router's error page (a post a page does not take)": () => send("POST", "/no-such-page", form, "a=1"),
+      "a built script": () => send("GET", asset),
+      "a photo": () => send("GET", photo),
+      "an icon": () => send("GET", "/favicon.svg"),
+      "the web manifest": () => send("GET", "/site.webmanifest"),
+      "robots.txt": () => send("GET", "/robots.txt"),
+      "sitemap.xml": () => send("GET", "/sitemap.xml"),
+      "/healthz": () => send("GET", "/healthz"),
+      "a data request": () => send("GET", "/no-such-page?_data=root"),
+      "the front door's redirect": () => send("GET", "//robots.txt"),
+      "the front door's 405": () => send("PUT", "/"),
+      "a post to robots.txt": () => send("POST", "/robots.txt", form, "a=1"),
+      "a refused route manifest": () => send("GET", "/__manifest?x=1"),
+      "an original photo (not served)": () => send("GET", `/photos/source/${SOURCE_PHOTO}`),
+      "a request Node cannot read": unreadable,
+    };
+    const expected = securityHeaders({ production: true });
+    for (const [kind, request] of Object.entries(kinds)) {
+      const { status, headers } = await request();
+      for (const [name, value] of Object.entries(expected)) {
+        const sent = headers[name.toLowerCase()];
+        if (name === "Content-Security-Policy")
+          expect(sent, `${kind} (${status}): ${name}`).toMatch(/default-src '(none|self)'.*frame-ancestors 'none'/);
+        else expect(sent, `${kind} (${status}): ${name}`).toBe(value);
+      }
+      expect(headers["strict-transport-security"], `${kind}: HSTS`).toMatch(/max-age=63072000/);
+      if (status >= 400) expect(headers["cache-control"], `${kind} (${status}): an error is kept nowhere`).toMatch(/no-store/);
+    }
+  });
+
+  it("a post to a route that takes none is a plain 405 with Allow, not the framework's JSON error", async () => {
+    for (const target of ["/robots.txt", "/sitemap.xml", "/healthz"]) {
+      const answer = await send("POST", target, form, "a=1");
+      expect(answer.status, target).toBe(405);
+      expect(answer.headers.allow, target).toBe("GET, HEAD");
+      expect(answer.headers["cache-control"], target).toBe("no-store");
+      expect(answer.body, target).not.toMatch(/Unexpected Server Error|message/);
+    }
+  });
+
+  it("documents allow inline styles by hash only, and report what the policy blocks to CSP_REPORT_URL", async () => {
+    const answer = await send("GET", "/");
+    const csp = answer.headers["content-security-policy"] as string;
+    const styles = [...answer.body.matchAll(/<style\b[^>]*>/g)];
+    expect(styles.length, "the critical CSS and the toasts' rules").toBe(2);
+    expect(csp).toMatch(new RegExp(`style-src 'self'( 'sha256-[A-Za-z0-9+/]{43}='){${styles.length}};`));
+    expect(csp).not.toContain("unsafe-inline");
+    expect(answer.body, "no style attribute in the markup (CSP would refuse it)").not.toMatch(/<[^>]+\sstyle="/);
+    expect(csp).toContain(`report-uri ${REPORT_URL}; report-to csp`);
+    expect(answer.headers["reporting-endpoints"]).toBe(`csp="${REPORT_URL}"`);
+  });
+});
+
+describe("nothing to learn, nothing to fill", () => {
+  it("an error page carries no framework error text, settings or router state", async () => {
+    for (const [method, target] of [
+      ["POST", "/no-such-page"],
+      ["POST", "/no-such-page?index"],
+    ] as const) {
+      const answer = await send(method, target, form, "a=1");
+      expect(answer.status).toBe(405);
+      expect(answer.body).toContain("405 Method Not Allowed");
+      expect(answer.body).not.toMatch(
+        /__remixContext|You made a POST|did not provide an `action`|v3_|future|routes\/\$|<script(?![^>]*application\/ld\+json)/,
+      );
+    }
+  });
+
+  it("/healthz tells anyone only that the site is ok; the details need the site's HEALTHZ_SECRET", async () => {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: "Bearer wrong" },
+      { authorization: `Bearer ${LOCAL_SECRETS.healthz}x` },
+      { authorization: LOCAL_SECRETS.healthz },
+    ]) {
+      const answer = await send("GET", "/healthz", headers);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body), JSON.stringify(headers)).toEqual({ status: "ok" });
+    }
+    const details = JSON.parse((await send("GET", "/healthz", OWNER)).body);
+    expect(details).toMatchObject({
+      status: "ok",
+      configuration: { valid: true },
+      documentsInMemory: expect.any(Number),
+      forwardedVia: "direct",
+    });
+  });
+
+  it("the route manifest answers only the browser's own queries, and is kept (a year) only for the site's own pages", async () => {
+    const version = (await home()).match(/"version":\s*"([^"]+)"/)![1]!;
+    const own = await send("GET", `/__manifest?p=%2F&p=%2Fhealthz&version=${version}`);
+    expect(own.status).toBe(200);
+    expect(own.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    // Not as the browser asks (its paths sorted, each once, then the version): refused, kept nowhere.
+    for (const query of [
+      `p=%2F&version=${version}&x=1`,
+      `p=%2F&p=%2F&version=${version}`,
+      `p=%2Fhealthz&p=%2F&version=${version}`,
+      `version=${version}`,
+      `p=healthz&version=${version}`,
+      "",
+    ]) {
+      const answer = await send("GET", `/__manifest?${query}`);
+      expect(answer.status, query).toBe(404);
+      expect(answer.headers["cache-control"], query).toBe("no-store");
+    }
+    expect((await send("POST", `/__manifest?p=%2F&version=${version}`, form, "a=1")).status).toBe(404);
+    // A path no page has (a client navigation to it) gets the 404 page's routes, kept nowhere.
+    const missing = await send("GET", `/__manifest?p=%2Fanything&version=${version}`);
+    expect(missing.status).toBe(200);
+    expect(missing.headers["cache-control"]).toBe("no-store");
+    const otherBuild = await send("GET", "/__manifest?p=%2F&version=0ld");
+    expect(otherBuild.headers["x-remix-reload-document"], "a page from another build is told to reload").toBe("true");
+    expect(otherBuild.headers["cache-control"]).toBe("no-store");
+    // Any query: kept a year only when it is the page's own query for the site's own pages, this build.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constantFrom("/", "/healthz", "/robots.txt", "/x", "//", "/Healthz"), fc.webPath()), { maxLength: 3 }),
+        fc.constantFrom(version, "v1", ""),
+        async (paths, v) => {
+          const query = new URLSearchParams([...paths.map((p) => ["p", p]), ["version", v]]).toString();
+          const answer = await send("GET", `/__manifest?${query}`);
+          const pagesQuery =
+            v === version &&
+            paths.length > 0 &&
+            paths.every((p, i) => ["/", "/healthz", "/robots.txt", "/sitemap.xml"].includes(p) && (i === 0 || paths[i - 1]! < p));
+          if (!pagesQuery) expect(answer.headers["cache-control"] ?? "", query).toBe("no-store");
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("an original photo in public/photos/source is never served, however the path is spelled", async () => {
+    for (const target of [
+      `/photos/source/${SOURCE_PHOTO}`,
+      `/photos/%73ource/${SOURCE_PHOTO}`,
+      `/Photos/Source/${SOURCE_PHOTO}`,
+      `/photos/x/../source/${SOURCE_PHOTO}`,
+    ]) {
+      let answer = await send("GET", target);
+      if (answer.status === 308) answer = await send("GET", answer.headers.location!);
+      expect(answer.status, target).toBe(404);
+      expect(answer.body, target).not.toContain("EXIF");
+    }
+  });
+});
+
+describe("the site decides what its own origin is", () => {
+  /** A no-JS post of the form with `headers`, from this test's address (a proxy the site trusts). */
+  const post = (headers: Record<string, string>) =>
+    send(
+      "POST",
+      "/?index",
+      { ...form, ...headers },
+      new URLSearchParams({ name: "Ada", email: "ada@example.com", projectTitle: "Origin" }).toString(),
+    );
+
+  it("a post from another origin is refused whatever it says its host is (Host, X-Forwarded-Host)", async () => {
+    expect((await post({ origin: "https://evil.example", "x-forwarded-host": "evil.example" })).status).toBe(403);
+    expect((await post({ origin: "http://evil.example", host: "evil.example" })).status).toBe(403);
+    expect((await post({ origin: "https://evil.example", forwarded: "host=evil.example" })).status).toBe(403);
+  });
+
+  it.skipIf(!hasNginx())("the local CDN (nginx) sends the site its own forwarding headers, never the visitor's", async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const origin = http.createServer((request, response) => {
+      seen.push(request.headers);
+      response.end("ok");
+    });
+    await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+    const cdn = await startNginx({ upstream: `http://127.0.0.1:${(origin.address() as net.AddressInfo).port}` });
+    try {
+      await send(
+        "GET",
+        "/forwarding",
+        {
+          "x-forwarded-for": "198.51.100.7",
+          "x-forwarded-host": "evil.example",
+          "x-forwarded-proto": "https",
+          forwarded: "for=198.51.100.7;host=evil.example",
+          "x-real-ip": "198.51.100.7",
+        },
+        undefined,
+        cdn.port,
+      );
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!["x-forwarded-for"]).toBe("127.0.0.1");
+      expect(seen[0]!["x-real-ip"]).toBe("127.0.0.1");
+      expect(seen[0]!["x-forwarded-proto"]).toBe("http");
+      expect(seen[0]!["x-forwarded-host"]).toBeUndefined();
+      expect(seen[0]!.forwarded).toBeUndefined();
+    } finally {
+      await cdn.stop();
+      origin.close();
+    }
+  });
+});
