@@ -48,7 +48,11 @@ function readKept(dir) {
   }));
 }
 
-export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1", dir }) {
+/**
+ * @param {{ smtpPort: number, httpPort: number, host?: string, dir?: string }} options `dir`: where to keep
+ *   the mail (read back at start); without it, in memory only
+ */
+export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1", dir = undefined }) {
   if (dir) mkdirSync(dir, { recursive: true });
   // Raw mail is kept at once and parsed only when read, so catching stays cheap under load.
   const messages = dir ? readKept(dir) : [];
