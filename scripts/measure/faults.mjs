@@ -113,17 +113,28 @@ async function pauseTree(pid, ms) {
   }
 }
 
-/** The delivery key and Message-ID of every mail kept in the catcher's folder. */
+/**
+ * The delivery key and Message-ID of every mail kept in the catcher's folder. A mail's file never changes
+ * once its envelope (<id>.json, written last) is there, so each is read once; the cache is per folder.
+ */
+const headersOf = new Map();
 function caughtMail(dir) {
   const header = (head, name) => new RegExp(`^${name}:[ \\t]*(.*)$`, "im").exec(head)?.[1]?.trim() ?? "";
-  return readdirSync(dir)
-    .filter((file) => file.endsWith(".eml"))
-    .map((file) => {
-      const head = readFileSync(path.join(dir, file), "latin1")
+  const files = new Set(readdirSync(dir));
+  const mails = [];
+  const byId = [...files].sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
+  for (const file of byId) {
+    if (!file.endsWith(".eml") || !files.has(file.replace(/\.eml$/, ".json"))) continue;
+    const where = path.join(dir, file);
+    if (!headersOf.has(where)) {
+      const head = readFileSync(where, "latin1")
         .split(/\r?\n\r?\n/, 1)[0]
         .replace(/\r?\n[ \t]+/g, " ");
-      return { key: header(head, "X-Delivery-Key"), messageId: header(head, "Message-ID") };
-    });
+      headersOf.set(where, { key: header(head, "X-Delivery-Key"), messageId: header(head, "Message-ID") });
+    }
+    mails.push(headersOf.get(where));
+  }
+  return mails;
 }
 
 /**
@@ -200,7 +211,8 @@ export async function runFaults({ rate = 30, seconds = 20, pauseMs = 8000, recov
         return mailedOf(ids).length === ids.length;
       }, recoveryMs);
       const ids = await storedIds();
-      const mailed = mailedOf(ids).length;
+      const mailedIds = new Set(mailedOf(ids));
+      const mailed = mailedIds.size;
       const mine = new Set(ids.flatMap((id) => [`${id}:studio`, `${id}:confirmation`]));
       const mails = caughtMail(mailDir).filter((m) => mine.has(m.key));
       const firstId = new Map();
@@ -214,7 +226,7 @@ export async function runFaults({ rate = 30, seconds = 20, pauseMs = 8000, recov
         }
       }
       const answeredKeys = new Set(answers.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.key));
-      const notMailed = ids.filter((id) => !mailedOf([id]).length);
+      const notMailed = ids.filter((id) => !mailedIds.has(id));
       const [{ claimed }] = await sql`select count(distinct enquiry_id)::int as claimed from contact_deliveries
         where enquiry_id = any(${notMailed}::uuid[]) and status = 'sending' and locked_until > now()`;
       const storedKeys = new Set(
