@@ -19,8 +19,9 @@ export const REDELIVERY_SECRET_HEADER = "x-redelivery-secret";
  */
 export function startRedeliverySchedule({ functionUrl, secret, everySeconds, log }) {
   let busy = false;
+  let stopped = false;
   const run = async () => {
-    if (busy) return;
+    if (busy || stopped) return;
     busy = true;
     try {
       const response = await fetch(`${functionUrl}/redeliver`, {
@@ -37,7 +38,8 @@ export function startRedeliverySchedule({ functionUrl, secret, everySeconds, log
             `${report.digested} in a digest, ${report.released} released; ${report.waitingTotal} waiting`,
         );
     } catch (error) {
-      log(`scheduled redelivery: no answer from the function (${error?.message ?? error})`);
+      // A call cut short by the stack stopping is no news.
+      if (!stopped) log(`scheduled redelivery: no answer from the function (${error?.message ?? error})`);
     } finally {
       busy = false;
     }
@@ -46,6 +48,7 @@ export function startRedeliverySchedule({ functionUrl, secret, everySeconds, log
   return {
     everySeconds,
     stop() {
+      stopped = true;
       clearInterval(timer);
     },
   };
