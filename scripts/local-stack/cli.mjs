@@ -1,6 +1,9 @@
 // `npm run stack` and `npm run dev`: the local stack (stack.mjs) on the ports of `supabase start`,
-// with the database kept in .stack/db, until Ctrl-C, configured by the developer's env files and
-// shell over the stack's local values (developer-config.mjs).
+// with the database kept in .stack/db and caught mail in .stack/mail, until Ctrl-C, configured by the
+// developer's env files and shell over the stack's local values (developer-config.mjs). Supervised as
+// the platform is (docs/decisions/025): a function that exits is started again; if the database or the
+// SMTP catcher exits, everything stops with a line naming it, and the exit code is 1. Redelivery runs
+// every minute, as pg_cron runs it in production (STACK_REDELIVERY_SECONDS changes the period).
 //   stack [--build] [--fresh] [--cdn]   the production build of the site (--build rebuilds it first)
 //   dev [--fresh]                       the site under `remix dev` (an edit reloads the page) and the
 //                                       function under Deno's watch mode (an edit restarts it)
@@ -10,7 +13,8 @@ import { parseArgs } from "node:util";
 import { describeConfig, developerConfig, documentedNames, STACK_WIRING } from "./developer-config.mjs";
 import { functionEnvironment, portsFromEnv, siteEnvironment } from "./environment.mjs";
 import { installedMajorVersion } from "./postgres.mjs";
-import { ROOT } from "./processes.mjs";
+import { flushEcho, ROOT } from "./processes.mjs";
+import { LOCAL_REDELIVERY_EVERY_SECONDS } from "./schedule.mjs";
 import { build, startStack } from "./stack.mjs";
 
 const { values: flags, positionals } = parseArgs({
@@ -25,13 +29,23 @@ if (!["stack", "dev"].includes(mode)) {
 
 // Where the database keeps its data between runs; `--fresh` starts it empty.
 const dataDir = path.resolve(ROOT, process.env.STACK_DB_DIR ?? ".stack/db");
-if (flags.fresh) rmSync(dataDir, { recursive: true, force: true });
+// Caught mail beside it (STACK_MAIL_DIR to put it elsewhere): mail survives a restart as rows do.
+const mailDir = path.resolve(ROOT, process.env.STACK_MAIL_DIR ?? path.join(path.dirname(dataDir), "mail"));
+if (flags.fresh) for (const dir of [dataDir, mailDir]) rmSync(dir, { recursive: true, force: true });
+const scheduleSeconds = Number(process.env.STACK_REDELIVERY_SECONDS || LOCAL_REDELIVERY_EVERY_SECONDS);
+if (!(scheduleSeconds > 0)) {
+  console.error(`STACK_REDELIVERY_SECONDS must be a number of seconds above 0, got "${process.env.STACK_REDELIVERY_SECONDS}"`);
+  process.exit(2);
+}
 
 let stack;
-const stop = async (code) => {
-  await stack?.stop();
-  process.exit(code);
-};
+let stopping;
+const stop = (code) =>
+  (stopping ??= (async () => {
+    await stack?.stop();
+    await flushEcho();
+    process.exit(code);
+  })());
 process.once("SIGINT", () => (console.log("\nStopping…"), stop(0)));
 process.once("SIGTERM", () => stop(0));
 
@@ -63,23 +77,36 @@ try {
     site: mode === "dev" ? "dev" : "build",
     fn: mode === "dev" ? "watch" : "run",
     cdn: Boolean(flags.cdn),
+    mail: "process",
+    mailDir,
+    schedule: scheduleSeconds,
     env: { function: config.env.function, site: { ...siteLocal, ...config.env.site } },
     quiet: false,
+    onPartExit(part, how) {
+      console.error(`[stack] ${part} ${how}; it cannot come back on its own, so the whole stack stops`);
+      return stop(1);
+    },
   });
-  const where = stack.db.dataDir.startsWith(ROOT + path.sep) ? path.relative(ROOT, stack.db.dataDir) : stack.db.dataDir;
+  const where = shortPath(stack.db.dataDir);
   console.log(`
   Studio site is running${mode === "dev" ? " in development (edits reload the page)" : ""} (Ctrl-C stops everything)
 
     Site              http://localhost:${ports.site}${stack.cdn ? `\n    Through the CDN   ${stack.cdnUrl}` : ""}
     Function          ${stack.functionUrl}/functions/v1/send-contact-email
-    Caught mail       ${stack.mail.apiUrl}        (JSON: /messages)
+    Caught mail       ${stack.mail.apiUrl}        (JSON: /messages, kept in ${shortPath(mailDir)})
     Database          ${stack.db.url}   (PostgreSQL ${installedMajorVersion()}, data in ${where}${stack.db.fresh ? ", new" : ""})
+    Redelivery        every ${scheduleSeconds} s, as pg_cron runs it in production (STACK_REDELIVERY_SECONDS)
     ${mailLine({ ...process.env, ...stack.functionEnv })}
     ${describeConfig(config).join("\n    ")}
 `);
 } catch (error) {
   console.error(error);
   await stop(1);
+}
+
+/** A folder inside the repository as a relative path, any other as it is. */
+function shortPath(dir) {
+  return dir.startsWith(ROOT + path.sep) ? path.relative(ROOT, dir) : dir;
 }
 
 /**

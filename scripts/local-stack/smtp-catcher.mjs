@@ -4,9 +4,15 @@
 //   GET /messages (JSON)   GET /messages/count   DELETE /messages   GET / (an HTML list for people)
 //   GET /messages/<id>/raw: one message as it came over the wire (message/rfc822, the bytes as received,
 //   as Mailpit's /api/v1/message/<id>/raw), for a spam filter or a validator to read what was sent
-// Run on its own (a separate process, so a load generator's timings are not disturbed by it):
-//   node scripts/local-stack/smtp-catcher.mjs <smtpPort> <httpPort>
+// With a folder (`npm run stack`: .stack/mail), every mail is also kept there as it arrives (<id>.eml,
+// the bytes as received, and <id>.json, its envelope), and read back at start: what was caught survives
+// a restart of the catcher, as the database's rows do. Without one, mail lives in memory only.
+// Run on its own (`npm run stack` does, so that nothing the catcher does, or a pause of it, can slow
+// the process that reads the function's output):
+//   node scripts/local-stack/smtp-catcher.mjs <smtpPort> <httpPort> [folder]
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { domainToASCII } from "node:url";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
@@ -30,10 +36,40 @@ function addressRefusal(address) {
   return null;
 }
 
-export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" }) {
+/** The mail kept in `dir`, oldest first (a message whose envelope was not written yet is left out). */
+function readKept(dir) {
+  const ids = readdirSync(dir)
+    .filter((file) => /^\d+\.json$/.test(file))
+    .map((file) => Number.parseInt(file, 10))
+    .sort((a, b) => a - b);
+  return ids.map((id) => ({
+    ...JSON.parse(readFileSync(path.join(dir, `${id}.json`), "utf8")),
+    raw: readFileSync(path.join(dir, `${id}.eml`)),
+  }));
+}
+
+/**
+ * @param {{ smtpPort: number, httpPort: number, host?: string, dir?: string }} options `dir`: where to keep
+ *   the mail (read back at start); without it, in memory only
+ */
+export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1", dir = undefined }) {
+  if (dir) mkdirSync(dir, { recursive: true });
   // Raw mail is kept at once and parsed only when read, so catching stays cheap under load.
-  const messages = [];
+  const messages = dir ? readKept(dir) : [];
   const parsed = new Map();
+  /** Keeps a message: in memory, and in the folder (the raw bytes first, the envelope that lists it last). */
+  const keep = (message) => {
+    messages.push(message);
+    if (!dir) return;
+    const { raw, ...envelope } = message;
+    writeFileSync(path.join(dir, `${message.id}.eml`), raw);
+    writeFileSync(path.join(dir, `${message.id}.json`), JSON.stringify(envelope));
+  };
+  const clear = () => {
+    messages.length = 0;
+    parsed.clear();
+    if (dir) for (const file of readdirSync(dir)) if (/^\d+\.(eml|json)$/.test(file)) rmSync(path.join(dir, file), { force: true });
+  };
   async function read() {
     return Promise.all(
       messages.map(async (m) => {
@@ -58,7 +94,7 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
       }),
     );
   }
-  let nextId = 1;
+  let nextId = (messages.at(-1)?.id ?? 0) + 1;
   const smtp = new SMTPServer({
     // Local only: no TLS certificate to trust, no login to configure.
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -82,7 +118,7 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
       stream.on("data", (chunk) => chunks.push(chunk));
       stream.on("error", callback);
       stream.on("end", () => {
-        messages.push({
+        keep({
           id: nextId++,
           receivedAt: new Date().toISOString(),
           envelope: { from: session.envelope.mailFrom?.address, to: session.envelope.rcptTo.map((r) => r.address) },
@@ -121,8 +157,7 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
       return res.end(JSON.stringify({ count: messages.length }));
     }
     if (req.url === "/messages" && req.method === "DELETE") {
-      messages.length = 0;
-      parsed.clear();
+      clear();
       res.writeHead(204);
       return res.end();
     }
@@ -156,8 +191,7 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
       return messages.length;
     },
     async clear() {
-      messages.length = 0;
-      parsed.clear();
+      clear();
     },
     /** Every caught mail, parsed. */
     read,
@@ -170,7 +204,7 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1" 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [smtpPort, httpPort] = process.argv.slice(2).map(Number);
-  const catcher = await startSmtpCatcher({ smtpPort, httpPort });
+  const [smtpPort, httpPort] = process.argv.slice(2, 4).map(Number);
+  const catcher = await startSmtpCatcher({ smtpPort, httpPort, dir: process.argv[4] });
   process.once("SIGTERM", () => catcher.stop().then(() => process.exit(0)));
 }

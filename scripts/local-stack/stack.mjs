@@ -5,6 +5,9 @@
 //   send-contact-email under Deno, at the URL shape supabase-js calls (optionally in watch mode)
 //   the site: the production build under remix-serve, or `remix dev` (live reload)
 //   optionally nginx with proxy_cache in front of the site, as a CDN (cdn.mjs)
+//   optionally the redelivery schedule that pg_cron runs in production (schedule.mjs)
+// Supervised as the platform is (supervisor.mjs, docs/decisions/025): the function and the site are
+// started again when they exit; the database or a catcher process that exits stops the whole stack.
 // Used by `npm run stack` and `npm run dev` (cli.mjs), the browser tests (tests/e2e/fixtures.ts), the
 // function's tests (scripts/test/function.mjs), the load test and the bench (scripts/measure/).
 import { existsSync, readFileSync } from "node:fs";
@@ -14,13 +17,15 @@ import { DENO, denoEnv, FUNCTION_DIR, FUNCTION_FLAGS } from "./deno.mjs";
 import { DEFAULT_PORTS, functionEnvironment, siteEnvironment } from "./environment.mjs";
 import { freePort } from "./ports.mjs";
 import { startPostgres } from "./postgres.mjs";
-import { bin, ROOT, startProcess } from "./processes.mjs";
+import { bin, echo, ROOT, startProcess } from "./processes.mjs";
+import { startRedeliverySchedule } from "./schedule.mjs";
 import { startSmtpCatcher } from "./smtp-catcher.mjs";
+import { howItEnded, keepRunning } from "./supervisor.mjs";
 
 /**
  * @typedef {{ stop(): Promise<void>, output: string, exited: Promise<unknown> }} Process
- * @typedef {{ url: string, port: number, dataDir: string, fresh: boolean, stop(): Promise<void>, pause(): Promise<void>, resume(): Promise<void> }} Database
- * @typedef {{ apiUrl: string, smtpPort: number, read(): Promise<any[]>, count(): Promise<number>, clear(): Promise<void>, stop(): Promise<void> }} MailCatcher
+ * @typedef {{ url: string, port: number, dataDir: string, fresh: boolean, pid: number | undefined, stop(): Promise<void>, pause(): Promise<void>, resume(): Promise<void> }} Database
+ * @typedef {{ apiUrl: string, smtpPort: number, pid?: number, read(): Promise<any[]>, count(): Promise<number>, clear(): Promise<void>, stop(): Promise<void> }} MailCatcher
  * @typedef {{ url: string, port: number, originRequests(uri?: string): number, stop(): Promise<void> }} Cdn
  * @typedef {object} Stack
  * @property {{ site: number, function: number, db: number, mailUi: number, smtp: number, cdn: number }} ports
@@ -29,14 +34,16 @@ import { startSmtpCatcher } from "./smtp-catcher.mjs";
  * @property {string} cdnUrl
  * @property {Database} [db]
  * @property {MailCatcher} [mail]
- * @property {Process} [fn]
- * @property {Process} [site]
+ * @property {Process & { child: import("node:child_process").ChildProcess, restarts: number }} [fn]
+ * @property {Process & { child: import("node:child_process").ChildProcess, restarts: number }} [site]
  * @property {Cdn} [cdn]
  * @property {Record<string, string>} functionEnv
  * @property {Record<string, string>} siteEnv
  * @property {() => Promise<void>} stopFunction
  * @property {(overrides?: Record<string, string>) => Promise<void>} startFunction
  * @property {() => Promise<Cdn>} startCdn
+ * @property {() => Promise<void>} restartMail
+ * @property {{ everySeconds: number, stop(): void }} [schedule]
  * @property {() => Promise<void>} stop
  */
 
@@ -49,12 +56,22 @@ import { startSmtpCatcher } from "./smtp-catcher.mjs";
  * @param {boolean} [options.db] start PostgreSQL (default true)
  * @param {Record<string, string>} [options.dbSettings] PostgreSQL settings over the defaults (postgres.mjs)
  * @param {"in-process" | "process" | false} [options.mail] the SMTP catcher in this process (tests read
- *   it directly) or in its own (a load generator's timers stay undisturbed); default "in-process"
+ *   it directly) or in its own (`npm run stack`: nothing it does, or a pause of it, slows this process;
+ *   a load generator's timers stay undisturbed); default "in-process"
+ * @param {string} [options.mailDir] where the catcher keeps what it caught (across its restarts); without
+ *   it, in memory
  * @param {"run" | "watch" | false} [options.fn] the function; "watch" restarts it on edits (Deno --watch)
  * @param {"build" | "dev" | false} [options.site] the production build, or `remix dev` with live reload
  * @param {boolean} [options.cdn] nginx proxy_cache in front of the site (or later: `stack.startCdn()`)
  * @param {{ function?: object, site?: object }} [options.env] variables over the described ones
+ * @param {number | false} [options.schedule] call the function's /redeliver every this many seconds, as
+ *   pg_cron does in production (schedule.mjs); default false (tests that count attempts want none)
  * @param {boolean} [options.quiet] keep the children's output to themselves (default true)
+ * @param {(line: string) => void} [options.log] the stack's own lines (restarts, the schedule); by default
+ *   echoed as `[stack] …` unless quiet
+ * @param {(part: string, how: string) => unknown} [options.onPartExit] a part that cannot come back on its
+ *   own (the database, a catcher process) ended unasked; by default the stack is stopped (`npm run stack`
+ *   also exits non-zero: cli.mjs)
  * @returns {Promise<Stack>}
  */
 export async function startStack({
@@ -63,14 +80,21 @@ export async function startStack({
   db: withDb = true,
   dbSettings = {},
   mail = "in-process",
+  mailDir,
   fn = "run",
   site = "build",
   cdn = false,
+  schedule = false,
   env = {},
   quiet = true,
+  log = quiet ? () => {} : (line) => echo(`[stack] ${line}\n`),
+  onPartExit,
 } = {}) {
   const ports = await resolvePorts(portsOption);
   const stops = [];
+  // Set at once when stopping begins, before any part is asked to stop: a part that ends from then on
+  // (a Ctrl-C reaches every process of the terminal) is neither started again nor a failure.
+  let stopping = false;
   /** @type {Stack} */
   const stack = {
     ports,
@@ -79,20 +103,35 @@ export async function startStack({
     cdnUrl: `http://127.0.0.1:${ports.cdn}`,
     /** Stops everything this call started, newest first. */
     async stop() {
+      stopping = true;
       for (const stop of stops.splice(0).reverse()) await Promise.resolve(stop()).catch(() => undefined);
     },
   };
+  /** A part that cannot come back on its own ended unasked. */
+  const partEnded = (part) => (code) => {
+    if (stopping) return;
+    const how = `exited (${howItEnded(code)})`;
+    if (onPartExit) return onPartExit(part, how);
+    log(`${part} ${how} and cannot come back on its own: stopping the stack`);
+    return stack.stop();
+  };
   try {
     if (withDb) {
-      stack.db = await startPostgres({ port: ports.db, dataDir, settings: dbSettings });
+      stack.db = await startPostgres({ port: ports.db, dataDir, settings: dbSettings, onExit: partEnded("the database") });
       stops.push(() => stack.db.stop());
     }
     if (mail) {
-      stack.mail =
+      const startMail = () =>
         mail === "process"
-          ? await startCatcherProcess(ports, quiet)
-          : await startSmtpCatcher({ smtpPort: ports.smtp, httpPort: ports.mailUi });
+          ? startCatcherProcess({ ports, dir: mailDir, quiet, onExit: partEnded("the SMTP catcher") })
+          : startSmtpCatcher({ smtpPort: ports.smtp, httpPort: ports.mailUi, dir: mailDir });
+      stack.mail = await startMail();
       stops.push(() => stack.mail.stop());
+      /** Stops the catcher and starts it again (what it caught stays, with a mail folder). */
+      stack.restartMail = async () => {
+        await stack.mail.stop();
+        stack.mail = await startMail();
+      };
     }
 
     // Browsers call the function from the site, and from the CDN in front of it; `localhost` too, the
@@ -104,19 +143,42 @@ export async function startStack({
     };
     stack.siteEnv = { ...siteEnvironment({ functionUrl: stack.functionUrl, siteUrl: stack.siteUrl, siteOrigins }), ...env.site };
 
+    // The function reports the local schedule in /health (redelivery.localSchedule).
+    if (schedule) stack.functionEnv.LOCAL_REDELIVERY_EVERY_SECONDS = String(schedule);
+
+    const supervision = { log, stopping: () => stopping };
     if (fn) {
-      stack.fn = await startFunction({ port: ports.function, env: stack.functionEnv, watch: fn === "watch", quiet });
+      const runFunction = (overrides = {}) =>
+        keepRunning(
+          "the function",
+          () => startFunction({ port: ports.function, env: { ...stack.functionEnv, ...overrides }, watch: fn === "watch", quiet }),
+          supervision,
+        );
+      stack.fn = await runFunction();
       stops.push(() => stack.fn.stop());
-      /** Stops the function (for "function down" tests). */
+      /** Stops the function (for "function down" tests): asked, so it is not started again. */
       stack.stopFunction = () => stack.fn.stop();
       /** Starts it again, with `overrides` over its environment (for example a lower limit). */
       stack.startFunction = async (overrides = {}) => {
         await stack.fn.stop();
-        stack.fn = await startFunction({ port: ports.function, env: { ...stack.functionEnv, ...overrides }, watch: fn === "watch", quiet });
+        stack.fn = await runFunction(overrides);
       };
+      if (schedule) {
+        stack.schedule = startRedeliverySchedule({
+          functionUrl: `${stack.functionUrl}/functions/v1/send-contact-email`,
+          secret: stack.functionEnv.REDELIVERY_SECRET,
+          everySeconds: schedule,
+          log,
+        });
+        stops.push(() => stack.schedule.stop());
+      }
     }
     if (site) {
-      stack.site = await startSite({ port: ports.site, env: stack.siteEnv, dev: site === "dev", quiet });
+      stack.site = await keepRunning(
+        "the site",
+        () => startSite({ port: ports.site, env: stack.siteEnv, dev: site === "dev", quiet }),
+        supervision,
+      );
       stops.push(() => stack.site.stop());
     }
     /** nginx proxy_cache in front of the site, on the CDN port (its origin is allowed by the function). */
@@ -189,24 +251,30 @@ export async function build(quiet = true) {
   if (code !== 0) throw new Error(`npm run build failed (${code}):\n${proc.output}`);
 }
 
-/** The SMTP catcher in a process of its own, with the same handle as the in-process one. */
-async function startCatcherProcess(ports, quiet) {
+/**
+ * The SMTP catcher in a process of its own, with the same handle as the in-process one; `onExit` when
+ * it ends without `stop()`.
+ */
+async function startCatcherProcess({ ports, dir, quiet, onExit }) {
   const proc = await startProcess(
     "mail",
     process.execPath,
-    ["scripts/local-stack/smtp-catcher.mjs", String(ports.smtp), String(ports.mailUi)],
+    ["scripts/local-stack/smtp-catcher.mjs", String(ports.smtp), String(ports.mailUi), ...(dir ? [dir] : [])],
     {
       port: ports.mailUi,
       quiet,
     },
   );
+  let asked = false;
+  proc.exited.then((code) => asked || onExit(code));
   const apiUrl = `http://127.0.0.1:${ports.mailUi}`;
   return {
     apiUrl,
     smtpPort: ports.smtp,
+    pid: proc.child.pid,
     read: async () => (await fetch(`${apiUrl}/messages`)).json(),
     count: async () => (await (await fetch(`${apiUrl}/messages/count`)).json()).count,
     clear: async () => void (await fetch(`${apiUrl}/messages`, { method: "DELETE" })),
-    stop: () => proc.stop(),
+    stop: () => ((asked = true), proc.stop()),
   };
 }

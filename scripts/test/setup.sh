@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-bash scripts/local-stack/install.sh
+node scripts/local-stack/install.mjs
 bash scripts/supabase-cli/install.sh
 
 need=()

@@ -39,7 +39,7 @@ export async function startStack(ports: Ports, folder: { dir: string; dataDir: s
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the stack did not start in 90 s:\n${output}`)), 90_000);
     const read = (chunk: Buffer) => {
@@ -61,6 +61,10 @@ export async function startStack(ports: Ports, folder: { dir: string; dataDir: s
     get banner() {
       return output.slice(output.indexOf("Studio site is running"));
     },
+    /** The stack's own process (its parts are its descendants: tests/stack/process-tree.ts). */
+    pid: child.pid!,
+    /** Resolves with its exit code (or signal) when it ends. */
+    exited: exited as Promise<number | string | null>,
     async stop() {
       child.kill("SIGINT");
       await exited;

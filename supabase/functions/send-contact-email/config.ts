@@ -70,6 +70,8 @@ export type Config = {
   retry: { baseSeconds: number; maxSeconds: number };
   /** How long one redelivery run may work (the scheduler's HTTP timeout is 60 s: at most 50 s). */
   redeliveryBudgetMs: number;
+  /** Set by the local stack, which calls /redeliver itself where pg_cron is not installed: how often. */
+  localRedeliveryEverySeconds?: number;
   /** How long a client may take to send the request body (then 408). */
   bodyTimeoutMs: number;
   /** Enquiries, deliveries and undeliverable addresses are kept this long; error texts, errorTextDays. */
@@ -255,6 +257,9 @@ export function loadConfig(source: Env): { config: Config; problems: ConfigProbl
     mailRatePerSecond: int("MAIL_RATE_PER_SECOND", mail.transport === "resend" ? 2 : 20, [1, 1000]),
     retry: { baseSeconds: int("RETRY_BASE_SECONDS", 60, [1, 86_400]), maxSeconds: int("RETRY_MAX_SECONDS", 6 * 3600, [1, 7 * 86_400]) },
     redeliveryBudgetMs,
+    localRedeliveryEverySeconds: env.get("LOCAL_REDELIVERY_EVERY_SECONDS")
+      ? int("LOCAL_REDELIVERY_EVERY_SECONDS", 60, [1, 86_400])
+      : undefined,
     bodyTimeoutMs: int("BODY_TIMEOUT_MS", 10_000, [1_000, 60_000]),
     retention: { days: int("RETENTION_DAYS", 730, [1, 3650]), errorTextDays: int("ERROR_TEXT_RETENTION_DAYS", 30, [1, 3650]) },
   };

@@ -96,6 +96,8 @@ export function createHealth({ config, problems, warnings = [], store, clientHea
           secondsSinceLastRun: lastRunAt ? Math.round((now() - lastRunAt.getTime()) / 1000) : null,
           // null: pg_cron is not installed where this database runs (the local one).
           scheduled: "scheduled" in db ? db.scheduled : null,
+          // Where pg_cron is missing, the local stack calls /redeliver on a timer (scripts/local-stack/schedule.mjs).
+          localSchedule: config.localRedeliveryEverySeconds ? { everySeconds: config.localRedeliveryEverySeconds } : null,
         },
         deliveries: "counts" in db ? db.counts : null,
         relay: {
