@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { PublicEnv } from "~/config.types";
 import { contactForm, fill, toasts } from "~/content";
 import { INTENT_ATTRIBUTE } from "~/hydration/inline-script-loader";
-import { sendBeforeHydrationOffer } from "~/hydration/inline-send-before-hydration";
 import { whenUntouched } from "~/hydration/run-when-untouched";
+import { useSendHandOver } from "~/hydration/use-send-hand-over";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
 import { dismissSuccessToast, preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
@@ -58,9 +58,13 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     return Object.fromEntries(CONTACT_FIELDS.map((f) => [f, live(f)?.value ?? kept[f]])) as ContactMessage;
   });
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>(outcome?.status === "invalid" ? outcome.fieldErrors : {});
-  // A Send pressed before this form hydrated already shows "Sending..." (inline-send-before-hydration.ts):
-  // the form hydrates in that state and sends it (below).
-  const [sending, setSending] = useState(() => sendBeforeHydrationOffer()?.sending() ?? false);
+  // A Send pressed before this form hydrated already shows "Sending...": the form hydrates in that
+  // state and sends it, as every Send until React hears the visitor (decision 019).
+  const sentBeforeHydration = useSendHandOver(() => {
+    warmUp();
+    if (formRef.current) void send.current(formRef.current);
+  });
+  const [sending, setSending] = useState(sentBeforeHydration);
   // Where a toast cannot appear (its code failed to load), the message shows in the form instead.
   const [inline, setInline] = useState<{ tone: Tone; title: string; text: React.ReactNode } | null>(null);
   const notify = (tone: Tone, title: string, text: React.ReactNode, plainText: string) => {
@@ -99,11 +103,6 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   useEffect(() => {
     // The page hydrates when the visitor starts on this form (decision 016): usually a focus in it.
     if (formRef.current?.contains(document.activeElement)) warmUp();
-    // Sends pressed before the page has hydrated come here, the one that may be waiting first (decision 019).
-    sendBeforeHydrationOffer()?.takeOver(() => {
-      warmUp();
-      if (formRef.current) void send.current(formRef.current);
-    });
     // Without JavaScript the action's field errors arrive with the page: put focus on the first one.
     if (outcome?.status === "invalid") focusField(firstInvalidField(outcome.fieldErrors));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the form mounts

@@ -11,9 +11,10 @@
  * returns through history (Back, Forward, reload) or from the back/forward cache; an arrival by link
  * or address starts empty, as the browser's own restore does. A sent form is emptied (with an input
  * event), which removes the draft.
- * Inlined right after the form (ContactForm.tsx), so it runs as the fields are parsed, from the first
- * paint; it must stay self-contained (it is serialised with `Function.prototype.toString`) and is
- * allowed by its hash like every inline script. Without JavaScript the browser's own restore is all.
+ * Inlined at the end of the body of a page whose form asks for it (app/document/form-draft.server.ts),
+ * so it runs once the fields are parsed, at the first paint; it must stay self-contained (it is
+ * serialised with `Function.prototype.toString`) and is allowed by its hash like every inline script.
+ * Without JavaScript the browser's own restore is all.
  */
 export const DRAFT_ATTRIBUTE = "data-keeps-draft";
 

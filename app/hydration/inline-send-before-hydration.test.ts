@@ -11,7 +11,7 @@ function open({ deadlineMs = 10_000 } = {}) {
   const config: SendConfig = {
     global: `__send${n}`,
     formAttribute: `data-form-${n}`,
-    hydratedAttribute: `data-hydrated-${n}`,
+    reactHearsInput: [`data-hydrated-${n}`, `data-guard-expired-${n}`],
     fields: CONTACT_FIELDS,
     required: REQUIRED_FIELDS,
     sendingText: contactForm.sending,
@@ -80,12 +80,14 @@ describe("Send pressed before the page has hydrated", () => {
     expect(send).toHaveBeenCalledTimes(1);
   });
 
-  it("once the page has hydrated, leaves Send to the form's own handler", () => {
-    const { config, button, press } = open();
-    document.documentElement.setAttribute(config.hydratedAttribute, "");
-    expect(press().defaultPrevented).toBe(false);
-    expect(button.textContent).toBe(contactForm.submit);
-    document.documentElement.removeAttribute(config.hydratedAttribute);
+  it("once the page has hydrated, or the input guard's deadline has passed, leaves Send to the form's own handler", () => {
+    for (const mark of [0, 1]) {
+      const { config, button, press } = open();
+      document.documentElement.setAttribute(config.reactHearsInput[mark]!, "");
+      expect(press().defaultPrevented).toBe(false);
+      expect(button.textContent).toBe(contactForm.submit);
+      document.documentElement.removeAttribute(config.reactHearsInput[mark]!);
+    }
   });
 
   it("posts the form without JavaScript when the scripts cannot run, and lets later presses post", () => {

@@ -9,7 +9,7 @@
  * have passed by then): it stops the post, and, when every required field holds more than spaces,
  * shows "Sending..." on the disabled button in the same frame, makes the fields read-only, and asks
  * the loader for the scripts at once (HURRY_EVENT). The form's component takes the Send over when it
- * has hydrated (`takeOver`): it sends with supabase-js and shows the spec's toasts, or the
+ * has hydrated (`takeOver`, through use-send-hand-over.ts): it sends with supabase-js and shows the spec's toasts, or the
  * missing-field toast with no call. If the scripts cannot run (SCRIPTS_FAILED_EVENT), or React has not
  * taken it within `deadlineMs`, the form posts without JavaScript, as it always could: never a page
  * that cannot send. Without JavaScript none of this runs and the form posts.
@@ -17,7 +17,7 @@
  */
 import { contactForm } from "~/content";
 import { CONTACT_FIELDS, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
-import { HYDRATED_ATTRIBUTE } from "./guard-input-from-react";
+import { REACT_HEARS_INPUT_ATTRIBUTES } from "./guard-input-from-react";
 import { HURRY_EVENT, INTENT_ATTRIBUTE, SCRIPTS_FAILED_EVENT } from "./inline-script-loader";
 
 export const SEND_BEFORE_HYDRATION_GLOBAL = "__sendBeforeHydration";
@@ -38,7 +38,8 @@ export type SendBeforeHydration = {
 export type SendConfig = {
   global: string;
   formAttribute: string;
-  hydratedAttribute: string;
+  /** Marks on `<html>` that say React receives the visitor's input (the form's own handler sends). */
+  reactHearsInput: readonly string[];
   /** The message's fields (made read-only while sending, as the form's component does), and the required ones. */
   fields: readonly string[];
   required: readonly string[];
@@ -77,8 +78,8 @@ export function sendBeforeHydration(config: SendConfig) {
     (event) => {
       const form = event.target;
       if (!(form instanceof HTMLFormElement) || !form.hasAttribute(config.formAttribute)) return;
-      // Hydrated: the form's own handler has it. Scripts that cannot run: the browser posts it.
-      if (document.documentElement.hasAttribute(config.hydratedAttribute) || scriptsFailed) return;
+      // React hears input: the form's own handler has it. Scripts that cannot run: the browser posts it.
+      if (config.reactHearsInput.some((mark) => document.documentElement.hasAttribute(mark)) || scriptsFailed) return;
       event.preventDefault();
       // React must not hear it before the form's component can send it (it would hydrate at once).
       event.stopPropagation();
@@ -115,7 +116,7 @@ export function sendBeforeHydrationSource() {
   const config: SendConfig = {
     global: SEND_BEFORE_HYDRATION_GLOBAL,
     formAttribute: INTENT_ATTRIBUTE,
-    hydratedAttribute: HYDRATED_ATTRIBUTE,
+    reactHearsInput: REACT_HEARS_INPUT_ATTRIBUTES,
     fields: CONTACT_FIELDS,
     required: REQUIRED_FIELDS,
     sendingText: contactForm.sending,

@@ -113,13 +113,13 @@ test.describe("hydration when the visitor starts on the form", () => {
         await focus(page);
         await expect.poll(() => isHydrated(page), { timeout: 15_000 }).toBe(true);
         await page.waitForTimeout(1000); // the scroll has ended
-        const { firstModule, scrolling } = await page.evaluate(() => {
+        const { firstModule, scrolled } = await page.evaluate(() => {
           const scrolls = (window as unknown as { __scrolls: number[] }).__scrolls;
           const modules = performance.getEntriesByType("resource").filter((e) => /\/build\/.*\.js$/.test(e.name));
-          return { firstModule: Math.min(...modules.map((e) => e.startTime)), scrolling: [scrolls[0] ?? 0, scrolls.at(-1) ?? 0] };
+          return { firstModule: Math.min(...modules.map((e) => e.startTime)), scrolled: { from: scrolls[0] ?? 0, to: scrolls.at(-1) ?? 0 } };
         });
-        expect(scrolling[1] - scrolling[0], "the page scrolled smoothly to the field").toBeGreaterThan(100);
-        expect(firstModule, "the first module requested before the scroll ended").toBeLessThan(scrolling[1]);
+        expect(scrolled.to - scrolled.from, "the page scrolled smoothly to the field").toBeGreaterThan(100);
+        expect(firstModule, "the first module requested before the scroll ended").toBeLessThan(scrolled.to);
         void consoleErrors;
       });
     }
