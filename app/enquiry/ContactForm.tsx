@@ -23,6 +23,7 @@ import * as styles from "./ContactForm.css";
 import { DRAFT_ATTRIBUTE } from "./form-draft.inline";
 import type { FormOutcome } from "./outcome";
 import { FailureText, OutcomeNotice } from "./OutcomeNotice";
+import { forgetAttempt, idempotencyKeyFor, watchLeaving } from "./send-attempt.client";
 import { preloadSupabase, sendEnquiry } from "./send.client";
 
 type Props = {
@@ -75,10 +76,6 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   const inFlight = useRef(false);
   // Sends the form (what Send does): the latest render's, also for a Send handed over from before hydration.
   const send = useRef(async (_form: HTMLFormElement) => {});
-  // One key per distinct message, made in the browser (the page is the same for everyone): a retry
-  // of the same values reuses it (the function stores it once), edited values after a failure get
-  // a new one, and a success renews it.
-  const attempt = useRef({ key: "", values: "" });
   // supabase-js and the toast code, fetched and run before the visitor sends, but not while they
   // type: at the first pause (a second without a key or tap), so evaluating them never delays a keystroke.
   const warmedUp = useRef(false);
@@ -138,23 +135,32 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       notify("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
       return;
     }
-    const snapshot = JSON.stringify(message);
-    if (!attempt.current.key || attempt.current.values !== snapshot) attempt.current.key = crypto.randomUUID();
-    attempt.current.values = snapshot;
     const trap = (form.elements.namedItem(FORM_META_FIELDS.trap) as HTMLInputElement | null)?.value ?? "";
 
     inFlight.current = true;
     setSending(true);
+    const leaving = watchLeaving();
     const {
       outcome: sent,
       error,
       clientUnavailable,
     } = await sendEnquiry(publicEnv, message, {
-      idempotencyKey: attempt.current.key,
+      // The same values, the same key: a second Send, or one after Back, is stored once (send-attempt.client.ts).
+      idempotencyKey: idempotencyKeyFor(message),
       // Time since the page started loading: hydration may have come much later than the visitor.
       fillMs: performance.now(),
       trap,
     });
+    if (leaving.left() && (clientUnavailable || sent.status === "failed")) {
+      // Cut off by the visitor leaving the page: whether it arrived is unknown, and it is not a failure
+      // to show them. When they come Back to this page (from the back/forward cache), the same values
+      // go again with the same key: stored once either way, and the page then says which (issue 34).
+      await leaving.back();
+      leaving.stop();
+      inFlight.current = false;
+      return send.current(form);
+    }
+    leaving.stop();
     if (clientUnavailable && navigator.onLine) {
       // supabase-js could not load, but the network is there: the form posts as it does without
       // JavaScript (the browser's own submit, which skips this handler), and the server sends it.
@@ -172,7 +178,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       // follow the defaultValue React writes again on its next render, the text just sent.)
       form.dispatchEvent(new Event("input", { bubbles: true }));
       setFieldErrors({});
-      attempt.current = { key: "", values: "" };
+      forgetAttempt();
       notify("success", toasts.success.title, toasts.success.text, toasts.success.text);
       return;
     }

@@ -99,6 +99,23 @@ describe("Send pressed before the page has hydrated", () => {
     expect(press().defaultPrevented).toBe(false);
   });
 
+  it("leaving the page while a Send waits drops it: on Back the form is as it was, enabled, and nothing posts later", async () => {
+    const { form, button, offer, press, nativePosts } = open({ deadlineMs: 20 });
+    press();
+    window.dispatchEvent(new PageTransitionEvent("pagehide", { persisted: true }));
+    expect(button.textContent).toBe(contactForm.submit);
+    expect(button.disabled).toBe(false);
+    expect(form.hasAttribute("aria-busy")).toBe(false);
+    expect([...form.querySelectorAll("input, textarea")].some((f) => f.hasAttribute("readonly"))).toBe(false);
+    expect((form.elements.namedItem("projectTitle") as HTMLInputElement).value).toBe("Debut EP");
+    expect(offer.sending()).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(nativePosts, "the page posted itself after the visitor left").not.toHaveBeenCalled();
+    const send = vi.fn();
+    offer.takeOver(send);
+    expect(send, "the dropped Send handed over").not.toHaveBeenCalled();
+  });
+
   it("posts the form without JavaScript when React has not taken it within the deadline", async () => {
     const { offer, press, nativePosts } = open({ deadlineMs: 20 });
     press();

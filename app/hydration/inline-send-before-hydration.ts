@@ -13,6 +13,10 @@
  * missing-field toast with no call. If the scripts cannot run (SCRIPTS_FAILED_EVENT), or React has not
  * taken it within `deadlineMs`, the form posts without JavaScript, as it always could: never a page
  * that cannot send. Without JavaScript none of this runs and the form posts.
+ * A visitor who leaves the page while a Send waits (before anything was sent) gets the form back as it
+ * was, enabled, with every value, when they come Back (issue 34): the waiting Send is dropped at
+ * `pagehide`, before the browser keeps the page in its back/forward cache, so it can neither freeze
+ * there on "Sending..." nor post the page later, from under the page the visitor went to.
  * It must stay self-contained: it is serialised into the page with `Function.prototype.toString`.
  */
 import { contactForm } from "~/content";
@@ -54,6 +58,8 @@ export function sendBeforeHydration(config: SendConfig) {
   let waiting: HTMLFormElement | undefined;
   let scriptsFailed = false;
   let deadline: ReturnType<typeof setTimeout> | undefined;
+  // The button's own text, put back when a waiting Send is dropped.
+  let buttonText = "";
   // The form as without JavaScript: the browser's own submit, which fires no `submit` event.
   const postWithoutJavaScript = () => {
     const form = waiting;
@@ -92,6 +98,7 @@ export function sendBeforeHydration(config: SendConfig) {
       if (config.required.every((name) => value(name) !== "")) {
         const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
         if (button) {
+          buttonText = button.textContent ?? "";
           button.disabled = true;
           button.textContent = config.sendingText;
         }
@@ -108,6 +115,20 @@ export function sendBeforeHydration(config: SendConfig) {
   addEventListener(config.failedEvent, () => {
     scriptsFailed = true;
     postWithoutJavaScript();
+  });
+  // Leaving while a Send waits: nothing has been sent, so the form is the visitor's again.
+  addEventListener("pagehide", () => {
+    const form = waiting;
+    if (!form) return;
+    waiting = undefined;
+    clearTimeout(deadline);
+    const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
+    if (button && form.getAttribute("aria-busy") === "true") {
+      button.disabled = false;
+      button.textContent = buttonText;
+    }
+    form.removeAttribute("aria-busy");
+    for (const name of config.fields) (form.elements.namedItem(name) as Element | null)?.removeAttribute("readonly");
   });
 }
 

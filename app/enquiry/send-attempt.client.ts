@@ -1,0 +1,73 @@
+/**
+ * What one Send from the browser needs to survive the visitor leaving the page (issue 34, decision 026):
+ * its Idempotency-Key, kept with the message it was made for, and whether the page was left while it was
+ * on its way.
+ *
+ * The key: one per distinct message, made in the browser (the page is the same for everyone). A second
+ * Send of the same values reuses it (the function stores the enquiry once), edited values get a new one,
+ * and a success renews it. It is kept in sessionStorage (this tab only), so a page that comes Back
+ * without the back/forward cache, its Send cut off on the way, sends the same values with the same key:
+ * an enquiry that arrived is not stored twice.
+ */
+import type { ContactMessage } from "../../supabase/functions/_shared/contact-message.ts";
+
+const STORAGE_KEY = "enquiry-attempt";
+type Attempt = { key: string; values: string };
+// Where storage is blocked: this page's memory only.
+let inMemory: Attempt | undefined;
+
+function kept(): Attempt | undefined {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null") as Partial<Attempt> | null;
+    return typeof stored?.key === "string" && typeof stored.values === "string" ? (stored as Attempt) : inMemory;
+  } catch {
+    return inMemory;
+  }
+}
+
+/** The Idempotency-Key for sending `message`: the kept one if it was made for the same values. */
+export function idempotencyKeyFor(message: ContactMessage): string {
+  const values = JSON.stringify(message);
+  const attempt = kept();
+  if (attempt?.values === values) return attempt.key;
+  inMemory = { key: crypto.randomUUID(), values };
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(inMemory));
+  } catch {
+    // Storage blocked or full: this page's memory keeps it.
+  }
+  return inMemory.key;
+}
+
+/** The message was stored: the next Send, even of the same values, is a new enquiry. */
+export function forgetAttempt() {
+  inMemory = undefined;
+  try {
+    sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // nothing kept there
+  }
+}
+
+/**
+ * Watches for the visitor leaving the page (`pagehide`) while a Send is on its way. A browser cuts a
+ * call off when the page goes into its back/forward cache (WebKit) or is left: the call then fails
+ * though the enquiry may have arrived. `back()` resolves when the page is shown again from that cache.
+ */
+export function watchLeaving() {
+  let left = false;
+  let backAgain: () => void = () => undefined;
+  const back = new Promise<void>((resolve) => (backAgain = resolve));
+  const hidden = () => (left = true);
+  const shown = (event: PageTransitionEvent) => left && event.persisted && backAgain();
+  addEventListener("pagehide", hidden);
+  addEventListener("pageshow", shown);
+  return {
+    left: () => left,
+    back: () => back,
+    stop() {
+      removeEventListener("pagehide", hidden);
+      removeEventListener("pageshow", shown);
+    },
+  };
+}
