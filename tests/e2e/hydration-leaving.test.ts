@@ -21,9 +21,13 @@ async function fill(page: Page, t: string) {
 const stored = async (stack: Stack, title: string) =>
   (await stack.db`select id from contact_enquiries where project_title = ${title}`).length;
 const read = (page: Page) =>
-  page.locator("#contact form").evaluate((form: HTMLFormElement) =>
-    Object.fromEntries(["name", "email", "projectTitle", "projectDetails"].map((n) => [n, (form.elements.namedItem(n) as HTMLInputElement).value])),
-  );
+  page
+    .locator("#contact form")
+    .evaluate((form: HTMLFormElement) =>
+      Object.fromEntries(
+        ["name", "email", "projectTitle", "projectDetails"].map((n) => [n, (form.elements.namedItem(n) as HTMLInputElement).value]),
+      ),
+    );
 
 test.describe("Send, then leaving the page at once", () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) > 400, "the booking flow does not depend on the width: the 360 px project");

@@ -116,7 +116,10 @@ test.describe("hydration when the visitor starts on the form", () => {
         const { firstModule, scrolled } = await page.evaluate(() => {
           const scrolls = (window as unknown as { __scrolls: number[] }).__scrolls;
           const modules = performance.getEntriesByType("resource").filter((e) => /\/build\/.*\.js$/.test(e.name));
-          return { firstModule: Math.min(...modules.map((e) => e.startTime)), scrolled: { from: scrolls[0] ?? 0, to: scrolls.at(-1) ?? 0 } };
+          return {
+            firstModule: Math.min(...modules.map((e) => e.startTime)),
+            scrolled: { from: scrolls[0] ?? 0, to: scrolls.at(-1) ?? 0 },
+          };
         });
         expect(scrolled.to - scrolled.from, "the page scrolled smoothly to the field").toBeGreaterThan(100);
         expect(firstModule, "the first module requested before the scroll ended").toBeLessThan(scrolled.to);

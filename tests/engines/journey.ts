@@ -268,30 +268,29 @@ async function sendThenLeave(driver: Driver, engine: string, width: number, mome
   await driver.back();
   await until("the page again", () => driver.evaluate((form) => !!document.querySelector(form), FORM));
   const state = () =>
-    driver.evaluate(
-      (form) => {
-        const element = document.querySelector<HTMLFormElement>(form)!;
-        const button = element.querySelector<HTMLButtonElement>("button[type=submit]")!;
-        return {
-          path: location.pathname,
-          values: Object.fromEntries(
-            ["name", "email", "projectTitle", "projectDetails"].map((n) => [n, (element.elements.namedItem(n) as HTMLInputElement).value]),
-          ),
-          button: button.textContent,
-          enabled: !button.disabled && ![...element.querySelectorAll("input, textarea")].some((c) => c.hasAttribute("readonly")),
-          success: !!document.querySelector("[data-tone=success]"),
-          failure: !!document.querySelector("[data-tone=destructive], [data-inline-tone=destructive]"),
-        };
-      },
-      FORM,
-    );
+    driver.evaluate((form) => {
+      const element = document.querySelector<HTMLFormElement>(form)!;
+      const button = element.querySelector<HTMLButtonElement>("button[type=submit]")!;
+      return {
+        path: location.pathname,
+        values: Object.fromEntries(
+          ["name", "email", "projectTitle", "projectDetails"].map((n) => [n, (element.elements.namedItem(n) as HTMLInputElement).value]),
+        ),
+        button: button.textContent,
+        enabled: !button.disabled && ![...element.querySelectorAll("input, textarea")].some((c) => c.hasAttribute("readonly")),
+        success: !!document.querySelector("[data-tone=success]"),
+        failure: !!document.querySelector("[data-tone=destructive], [data-inline-tone=destructive]"),
+      };
+    }, FORM);
   const empty = { name: "", email: "", projectTitle: "", projectDetails: "" };
   const settled = await until(
     `the form after Back (${moment}) to say what became of the Send`,
     async () => {
       const now = await state();
       const asItWas = JSON.stringify(now.values) === JSON.stringify(values);
-      return now.button === contactForm.submit && now.enabled && (now.success || asItWas || JSON.stringify(now.values) === JSON.stringify(empty))
+      return now.button === contactForm.submit &&
+        now.enabled &&
+        (now.success || asItWas || JSON.stringify(now.values) === JSON.stringify(empty))
         ? now
         : undefined;
     },
