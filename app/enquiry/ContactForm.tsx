@@ -151,12 +151,10 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       fillMs: performance.now(),
       trap,
     });
-    if (leaving.left() && (clientUnavailable || sent.status === "failed")) {
+    if ((clientUnavailable || sent.status === "failed") && (await leaving.cutOff()) === "back") {
       // Cut off by the visitor leaving the page: whether it arrived is unknown, and it is not a failure
-      // to show them. When they come Back to this page (from the back/forward cache), the same values
+      // to show them. Now that they are Back on this page (from the back/forward cache), the same values
       // go again with the same key: stored once either way, and the page then says which (issue 34).
-      await leaving.back();
-      leaving.stop();
       inFlight.current = false;
       return send.current(form);
     }

@@ -49,25 +49,44 @@ export function forgetAttempt() {
   }
 }
 
+/** How long a failed call waits for the page to be left, once the visitor has started to leave it. */
+export const LEAVING_GRACE_MS = 5_000;
+
 /**
- * Watches for the visitor leaving the page (`pagehide`) while a Send is on its way. A browser cuts a
- * call off when the page goes into its back/forward cache (WebKit) or is left: the call then fails
- * though the enquiry may have arrived. `back()` resolves when the page is shown again from that cache.
+ * Watches for the visitor leaving the page while a Send is on its way. A browser cuts a call off as
+ * the visitor starts to leave (`beforeunload`: WebKit, before `pagehide`) or as the page goes into its
+ * back/forward cache: the call then fails though the enquiry may have arrived. `cutOff()` says, for a
+ * failed call, whether it was the leaving: "back" once the page is shown again from that cache (or
+ * never, for a page that is gone), "stayed" if the visitor did not leave after all.
  */
 export function watchLeaving() {
+  let starting = false;
   let left = false;
   let backAgain: () => void = () => undefined;
+  let hiddenNow: () => void = () => undefined;
   const back = new Promise<void>((resolve) => (backAgain = resolve));
-  const hidden = () => (left = true);
+  const gone = new Promise<void>((resolve) => (hiddenNow = resolve));
+  const leaving = () => (starting = true);
+  const hidden = () => ((left = true), hiddenNow());
   const shown = (event: PageTransitionEvent) => left && event.persisted && backAgain();
+  addEventListener("beforeunload", leaving);
   addEventListener("pagehide", hidden);
   addEventListener("pageshow", shown);
+  const stop = () => {
+    removeEventListener("beforeunload", leaving);
+    removeEventListener("pagehide", hidden);
+    removeEventListener("pageshow", shown);
+  };
   return {
-    left: () => left,
-    back: () => back,
-    stop() {
-      removeEventListener("pagehide", hidden);
-      removeEventListener("pageshow", shown);
+    async cutOff(): Promise<"back" | "stayed"> {
+      if (!left && starting) {
+        await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, LEAVING_GRACE_MS))]);
+      }
+      if (!left) return (stop(), "stayed");
+      await back;
+      stop();
+      return "back";
     },
+    stop,
   };
 }

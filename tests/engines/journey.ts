@@ -283,22 +283,24 @@ async function sendThenLeave(driver: Driver, engine: string, width: number, mome
       };
     }, FORM);
   const empty = { name: "", email: "", projectTitle: "", projectDetails: "" };
+  // Field by field: a WebDriver may hand the object back with its keys in another order.
+  const same = (a: Record<string, string>, b: Record<string, string>) => Object.keys(b).every((name) => a[name] === b[name]);
+  let last: unknown;
   const settled = await until(
     `the form after Back (${moment}) to say what became of the Send`,
     async () => {
       const now = await state();
-      const asItWas = JSON.stringify(now.values) === JSON.stringify(values);
-      return now.button === contactForm.submit &&
-        now.enabled &&
-        (now.success || asItWas || JSON.stringify(now.values) === JSON.stringify(empty))
-        ? now
-        : undefined;
+      last = now;
+      const asItWas = same(now.values, values);
+      return now.button === contactForm.submit && now.enabled && (now.success || asItWas || same(now.values, empty)) ? now : undefined;
     },
     15_000,
-  );
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; the page then: ${JSON.stringify(last)}`);
+  });
   expect(settled.failure, `the failure toast after Back (${moment}) for an enquiry on its way`).toBe(false);
   expect(settled.path).toBe("/");
-  if (!settled.success && JSON.stringify(settled.values) === JSON.stringify(values)) {
+  if (!settled.success && same(settled.values, values)) {
     // The form as it was: Send now, and the enquiry is stored once whatever became of the first.
     await driver.click(`${FORM} button[type=submit]`);
     await until("the success toast", () => driver.evaluate(() => !!document.querySelector("[data-tone=success]")), 15_000);
