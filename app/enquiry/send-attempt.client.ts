@@ -51,6 +51,12 @@ export function forgetAttempt() {
 
 /** How long a failed call waits for the page to be left, once the visitor has started to leave it. */
 export const LEAVING_GRACE_MS = 5_000;
+/**
+ * How long a call that got no answer at all waits for a `pagehide` before it is a failure: WebKit cancels
+ * a page's calls as a navigation away begins, before any event says so (under WebDriver, without a
+ * `beforeunload`), and the next page usually commits within a moment.
+ */
+export const NO_ANSWER_GRACE_MS = 1_000;
 
 /**
  * Watches for the visitor leaving the page while a Send is on its way. A browser cuts a call off as
@@ -78,9 +84,11 @@ export function watchLeaving() {
     removeEventListener("pageshow", shown);
   };
   return {
-    async cutOff(): Promise<"back" | "stayed"> {
-      if (!left && starting) {
-        await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, LEAVING_GRACE_MS))]);
+    /** `answered`: the function answered (an HTTP status), so the call was not cut off mid-way. */
+    async cutOff(answered = false): Promise<"back" | "stayed"> {
+      if (!left && !answered) {
+        const grace = starting ? LEAVING_GRACE_MS : NO_ANSWER_GRACE_MS;
+        await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, grace))]);
       }
       if (!left) return (stop(), "stayed");
       await back;

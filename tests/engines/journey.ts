@@ -207,7 +207,13 @@ async function journey(driver: Driver, engine: string, { width, height }: { widt
 
   // Send, then leaving at once, then Back: before hydration and after (issue 34).
   for (const moment of ["before hydration", "after hydration"] as const) await sendThenLeave(driver, engine, width, moment);
-  expect(await driver.takeConsoleErrors(), "console errors, leaving included").toEqual([]);
+  // WebKit reports the call it cancels itself as the page is left, in its own words (not the page's
+  // code, which logs nothing for a call cut off by leaving: decision 026).
+  const engineOwn = /^CONSOLE JS ERROR Fetch API cannot load \S+\/functions\/v1\/send-contact-email due to access control checks\.$/;
+  expect(
+    (await driver.takeConsoleErrors()).filter((line) => !engineOwn.test(line)),
+    "console errors, leaving included",
+  ).toEqual([]);
 
   // The 404 page: the spec's texts; its one console error is the spec's log of the path.
   await driver.goto(`${site}/no/such/page`);
