@@ -152,7 +152,10 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       fillMs: performance.now(),
       trap,
     });
-    if ((clientUnavailable || sent.status === "failed") && (await leaving.cutOff(httpStatus !== undefined)) === "back") {
+    if (
+      (clientUnavailable || sent.status === "failed") &&
+      (await leaving.cutOff(httpStatus !== undefined || clientUnavailable)) === "back"
+    ) {
       // Cut off by the visitor leaving the page: whether it arrived is unknown, and it is not a failure
       // to show them. Now that they are Back on this page (from the back/forward cache), the same values
       // go again with the same key: stored once either way, and the page then says which (issue 34).

@@ -84,7 +84,7 @@ export function watchLeaving() {
     removeEventListener("pageshow", shown);
   };
   return {
-    /** `answered`: the function answered (an HTTP status), so the call was not cut off mid-way. */
+    /** `answered`: the function answered (an HTTP status), or no call was made: nothing cut off mid-way. */
     async cutOff(answered = false): Promise<"back" | "stayed"> {
       if (!left && !answered) {
         const grace = starting ? LEAVING_GRACE_MS : NO_ANSWER_GRACE_MS;
