@@ -1,10 +1,12 @@
 /**
- * The page's scripts, from the first paint to the guard lifted (decisions 008, 016 and 019):
+ * The page's scripts, from the first paint to hydrated (decisions 008, 016, 019 and 026):
  *
  *   first paint   Plain HTML does everything: links, the menu, the FAQ, a form that posts. Inlined at
- *                 the end of the body: the input tracker (hydration/inline-input-tracker.ts), Send
- *                 before hydration (inline-send-before-hydration.ts) and the loader
- *                 (inline-script-loader.ts). No script is fetched.
+ *                 the end of the body, five small scripts: the input tracker
+ *                 (hydration/inline-input-tracker.ts), Send before hydration
+ *                 (inline-send-before-hydration.ts), the menu's link handler
+ *                 (components/header-menu.inline.ts), the loader (inline-script-loader.ts) and the
+ *                 form's draft kept for Back (enquiry/form-draft.inline.ts). No script is fetched.
  *   intent        A focus, tap, key, click or input in the booking form. A Send pressed from here on
  *                 shows "Sending..." at once and waits for React's form.
  *   download      After the frame that answers it, at the visitor's first short pause (or at once for
@@ -14,7 +16,9 @@
  *   parts         React hydrates the page's parts (hydration/HydrationPart.tsx) in slices, in a
  *                 transition, while the visitor's input stays with the plain HTML
  *                 (guard-input-from-react.ts). The form's part takes over a waiting Send.
- *   guard lifted   Every part has committed: `<html data-hydrated>`, and React hears the visitor.
+ *   hydrated      Every part has committed: `<html data-hydrated>`, and React hears the visitor. (If
+ *                 that takes longer than the guard's deadline, `<html data-guard-expired>`: React
+ *                 hears the visitor from then on and hydrates as by default.)
  *
  * What this leans on inside React and Remix is in hydration/framework-assumptions.ts; where one does
  * not hold, the page hydrates as React does by default.

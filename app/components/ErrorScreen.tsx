@@ -10,7 +10,10 @@ export function ErrorScreen({ code, title, detail }: { code?: string; title: str
         {code ? <p className={styles.code}>{code}</p> : null}
         <h1 className={styles.title}>{title}</h1>
         {detail ? <p className={styles.detail}>{detail}</p> : null}
-        <Link to="/" className={styles.home} reloadDocument={!code}>
+        {/* Not discovered ahead (Remix's lazy route discovery would fetch the manifest for it as the page
+            renders, and a visitor leaving within a second aborts that fetch, which Remix logs as an
+            error in Firefox and WebKit): the route is looked up when the link is followed. */}
+        <Link to="/" className={styles.home} reloadDocument={!code} discover="none">
           {notFound.link}
         </Link>
       </div>

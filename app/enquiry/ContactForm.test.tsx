@@ -49,7 +49,7 @@ describe("ContactForm", () => {
     sendBeforeHydration({
       global: SEND_BEFORE_HYDRATION_GLOBAL,
       formAttribute: "data-hydrate-on-intent",
-      hydratedAttribute: "data-hydrated-in-this-test",
+      reactHearsInput: ["data-hydrated-in-this-test"],
       fields: CONTACT_FIELDS,
       required: REQUIRED_FIELDS,
       sendingText: "Sending...",

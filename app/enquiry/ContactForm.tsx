@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { PublicEnv } from "~/config.types";
 import { contactForm, fill, toasts } from "~/content";
 import { INTENT_ATTRIBUTE } from "~/hydration/inline-script-loader";
-import { sendBeforeHydrationOffer } from "~/hydration/inline-send-before-hydration";
 import { whenUntouched } from "~/hydration/run-when-untouched";
+import { useSendHandOver } from "~/hydration/use-send-hand-over";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
 import { dismissSuccessToast, preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
@@ -25,6 +25,7 @@ import * as styles from "./ContactForm.css";
 import { DRAFT_ATTRIBUTE } from "./form-draft.inline";
 import type { FormOutcome } from "./outcome";
 import { FailureText, OutcomeNotice } from "./OutcomeNotice";
+import { forgetAttempt, idempotencyKeyFor, watchLeaving } from "./send-attempt.client";
 import { preloadSupabase, sendEnquiry } from "./send.client";
 
 type Props = {
@@ -61,9 +62,13 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     return Object.fromEntries(CONTACT_FIELDS.map((f) => [f, live(f)?.value ?? kept[f]])) as ContactMessage;
   });
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>(outcome?.status === "invalid" ? outcome.fieldErrors : {});
-  // A Send pressed before this form hydrated already shows "Sending..." (inline-send-before-hydration.ts):
-  // the form hydrates in that state and sends it (below).
-  const [sending, setSending] = useState(() => sendBeforeHydrationOffer()?.sending() ?? false);
+  // A Send pressed before this form hydrated already shows "Sending...": the form hydrates in that
+  // state and sends it, as every Send until React hears the visitor (decision 019).
+  const sentBeforeHydration = useSendHandOver(() => {
+    warmUp();
+    if (formRef.current) void send.current(formRef.current);
+  });
+  const [sending, setSending] = useState(sentBeforeHydration);
   // Where a toast cannot appear (its code failed to load), the message shows in the form instead.
   const [inline, setInline] = useState<{ tone: Tone; title: string; text: React.ReactNode } | null>(null);
   const notify = (tone: Tone, title: string, text: React.ReactNode, plainText: string) => {
@@ -74,10 +79,6 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   const inFlight = useRef(false);
   // Sends the form (what Send does): the latest render's, also for a Send handed over from before hydration.
   const send = useRef(async (_form: HTMLFormElement) => {});
-  // One key per distinct message, made in the browser (the page is the same for everyone): a retry
-  // of the same values reuses it (the function stores it once), edited values after a failure get
-  // a new one, and a success renews it.
-  const attempt = useRef({ key: "", values: "" });
   // supabase-js and the toast code, fetched and run before the visitor sends, but not while they
   // type: at the first pause (a second without a key or tap), so evaluating them never delays a keystroke.
   const warmedUp = useRef(false);
@@ -102,11 +103,6 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   useEffect(() => {
     // The page hydrates when the visitor starts on this form (decision 016): usually a focus in it.
     if (formRef.current?.contains(document.activeElement)) warmUp();
-    // Sends pressed before the page has hydrated come here, the one that may be waiting first (decision 019).
-    sendBeforeHydrationOffer()?.takeOver(() => {
-      warmUp();
-      if (formRef.current) void send.current(formRef.current);
-    });
     // Without JavaScript the action's field errors arrive with the page: put focus on the first one.
     if (outcome?.status === "invalid") focusField(firstInvalidField(outcome.fieldErrors));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the form mounts
@@ -142,23 +138,34 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       notify("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
       return;
     }
-    const snapshot = JSON.stringify(message);
-    if (!attempt.current.key || attempt.current.values !== snapshot) attempt.current.key = crypto.randomUUID();
-    attempt.current.values = snapshot;
     const trap = (form.elements.namedItem(FORM_META_FIELDS.trap) as HTMLInputElement | null)?.value ?? "";
 
     inFlight.current = true;
     setSending(true);
+    const leaving = watchLeaving();
     const {
       outcome: sent,
       error,
       clientUnavailable,
+      httpStatus,
     } = await sendEnquiry(publicEnv, message, {
-      idempotencyKey: attempt.current.key,
+      // The same values, the same key: a second Send, or one after Back, is stored once (send-attempt.client.ts).
+      idempotencyKey: idempotencyKeyFor(message),
       // Time since the page started loading: hydration may have come much later than the visitor.
       fillMs: performance.now(),
       trap,
     });
+    if (
+      (clientUnavailable || sent.status === "failed") &&
+      (await leaving.cutOff(httpStatus !== undefined || clientUnavailable)) === "back"
+    ) {
+      // Cut off by the visitor leaving the page: whether it arrived is unknown, and it is not a failure
+      // to show them. Now that they are Back on this page (from the back/forward cache), the same values
+      // go again with the same key: stored once either way, and the page then says which (issue 34).
+      inFlight.current = false;
+      return send.current(form);
+    }
+    leaving.stop();
     if (clientUnavailable && navigator.onLine) {
       // supabase-js could not load, but the network is there: the form posts as it does without
       // JavaScript (the browser's own submit, which skips this handler), and the server sends it.
@@ -176,7 +183,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       // follow the defaultValue React writes again on its next render, the text just sent.)
       form.dispatchEvent(new Event("input", { bubbles: true }));
       setFieldErrors({});
-      attempt.current = { key: "", values: "" };
+      forgetAttempt();
       notify("success", toasts.success.title, toasts.success.text, toasts.success.text);
       return;
     }

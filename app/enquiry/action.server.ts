@@ -27,6 +27,7 @@ import {
 import { isUtf8Type, readBody } from "../../supabase/functions/_shared/read-body.ts";
 import { decodeFormBody } from "./form-body.server";
 import { OUTCOME_HTTP_STATUS, outcomeOfInvoke, type FormOutcome } from "./outcome";
+import { SEND_TIME_LIMITS_MS } from "./send-time-limits";
 
 /** The largest form we read: 5,000 characters of details, each up to 12 bytes once percent-encoded. */
 export const MAX_FORM_BYTES = 64 * 1024;
@@ -89,7 +90,7 @@ export async function submitEnquiryForm(request: Request, options: Options): Pro
     const { error } = await functions.invoke(FUNCTION_NAME, {
       body: parsed.message,
       headers,
-      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+      signal: AbortSignal.timeout(options.timeoutMs ?? SEND_TIME_LIMITS_MS.noJavaScript),
     });
     const { outcome, answer, httpStatus } = await outcomeOfInvoke(error, values);
     if (outcome.status === "failed") {

@@ -69,6 +69,28 @@ describe("the booking form's draft", () => {
     expect([value("name"), value("projectTitle")]).toEqual(["Grace", "Compiler Blues"]);
   });
 
+  it("keeps a typed field the browser empties as the page is left (WebKit, autocomplete=off, before hydration)", () => {
+    page("navigate");
+    type("name", "Grace");
+    type("projectTitle", "Compiler Blues");
+    document.querySelector("[name=projectTitle]")!.dispatchEvent(new Event("input", { bubbles: true }));
+    type("projectTitle", ""); // emptied by the browser: no input event
+    leave();
+    type("projectTitle", "");
+    dispatchEvent(pageTransition("pageshow", true));
+    expect([value("name"), value("projectTitle")]).toEqual(["Grace", "Compiler Blues"]);
+  });
+
+  it("refills a field the browser empties as it finishes resuming the page, after pageshow", async () => {
+    page("navigate");
+    type("projectTitle", "Compiler Blues");
+    leave();
+    dispatchEvent(pageTransition("pageshow", true));
+    type("projectTitle", ""); // WebKit's reset of an autocomplete=off field as the page resumes
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 10)));
+    expect(value("projectTitle")).toBe("Compiler Blues");
+  });
+
   it("starts empty on an arrival by link or address, and a sent (emptied) form leaves no draft", () => {
     page("navigate");
     type("name", "Grace");

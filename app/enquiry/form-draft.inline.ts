@@ -11,9 +11,10 @@
  * returns through history (Back, Forward, reload) or from the back/forward cache; an arrival by link
  * or address starts empty, as the browser's own restore does. A sent form is emptied (with an input
  * event), which removes the draft.
- * Inlined right after the form (ContactForm.tsx), so it runs as the fields are parsed, from the first
- * paint; it must stay self-contained (it is serialised with `Function.prototype.toString`) and is
- * allowed by its hash like every inline script. Without JavaScript the browser's own restore is all.
+ * Inlined at the end of the body of a page whose form asks for it (app/document/form-draft.server.ts),
+ * so it runs once the fields are parsed, at the first paint; it must stay self-contained (it is
+ * serialised with `Function.prototype.toString`) and is allowed by its hash like every inline script.
+ * Without JavaScript the browser's own restore is all.
  */
 export const DRAFT_ATTRIBUTE = "data-keeps-draft";
 
@@ -28,9 +29,17 @@ export function keepFormDraft(attribute: string, fields: readonly string[]) {
     }
     return found;
   };
-  const save = () => {
+  // What was saved last: a field emptied by the visitor was saved without it (an input event).
+  let saved: Record<string, string> = {};
+  // As the page is left, the browser may already have emptied fields it does not keep (WebKit,
+  // `autocomplete="off"`): an empty field then keeps what was saved for it.
+  const save = (leaving = false) => {
     const draft: Record<string, string> = {};
-    for (const control of controls()) if (control.value) draft[control.name] = control.value;
+    for (const control of controls()) {
+      const value = control.value || (leaving ? saved[control.name] : "");
+      if (value) draft[control.name] = value;
+    }
+    saved = draft;
     try {
       if (Object.keys(draft).length) sessionStorage.setItem(key, JSON.stringify(draft));
       else sessionStorage.removeItem(key);
@@ -54,15 +63,22 @@ export function keepFormDraft(attribute: string, fields: readonly string[]) {
   };
   const arrival = performance.getEntriesByType?.("navigation")[0] as PerformanceNavigationTiming | undefined;
   if (arrival && (arrival.type === "back_forward" || arrival.type === "reload")) restore();
-  addEventListener("pageshow", (event) => event.persisted && restore());
+  // From the back/forward cache: now, and again once the browser has finished resuming the page (WebKit
+  // empties `autocomplete="off"` fields as it resumes, which may come after pageshow).
+  addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    restore();
+    setTimeout(restore, 0);
+    requestAnimationFrame(() => setTimeout(restore, 0));
+  });
   // As typed, or emptied once sent (a page can be left without a pagehide the draft could count on:
   // a discarded tab, a crash).
   for (const type of ["input", "reset"]) {
     addEventListener(type, (event) => event.target instanceof Element && event.target.closest(`form[${attribute}]`) && save(), true);
   }
-  addEventListener("pagehide", save);
+  addEventListener("pagehide", () => save(true));
   // A phone may discard a hidden tab without a pagehide.
-  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && save());
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && save(true));
 }
 
 /** The inline script's body. */

@@ -9,6 +9,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import type { PublicEnv } from "~/config.types";
 import { ENQUIRY_HEADERS, FUNCTION_NAME, type ContactMessage } from "../../supabase/functions/_shared/contact-message.ts";
 import { outcomeOfInvoke, type InvokeResult } from "./outcome";
+import { SEND_TIME_LIMITS_MS } from "./send-time-limits";
 
 let client: Promise<SupabaseClient> | undefined;
 
@@ -44,6 +45,8 @@ export async function sendEnquiry(
   try {
     const { error } = await supabase.functions.invoke(FUNCTION_NAME, {
       body: message,
+      // A function that hangs ends in the failure toast, not in "Sending..." for ever.
+      timeout: SEND_TIME_LIMITS_MS.browser,
       headers: {
         [ENQUIRY_HEADERS.idempotencyKey]: meta.idempotencyKey,
         [ENQUIRY_HEADERS.fillMs]: String(Math.round(meta.fillMs)),

@@ -2,7 +2,7 @@
  * Every assumption the hydration layer makes about React, Remix and Remix's compiler that no type
  * states: the markup `<Scripts>` renders, private globals, the compiler's chunk path, react-dom's
  * internal event lists, and two behaviours. Each names the package version and file it was read
- * from. `framework-assumptions.test.ts` reads the installed packages and fails, naming the
+ * from. `framework-assumptions.test.tsx` reads the installed packages and fails, naming the
  * assumption, when an upgrade changes one (docs/decisions/019). At run time a broken assumption
  * falls back to what React and Remix do by default: the document served as Remix rendered it
  * (deferred-hydration.server.ts), the modules run as they are (inline-script-loader.ts), React

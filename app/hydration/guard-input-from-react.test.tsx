@@ -4,6 +4,7 @@ import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  GUARD_EXPIRED_ATTRIBUTE,
   HYDRATED_ATTRIBUTE,
   guardInputUntilHydrated,
   partHydrated,
@@ -21,6 +22,7 @@ let root: Root | undefined;
 afterEach(() => {
   lift?.();
   document.documentElement.removeAttribute(HYDRATED_ATTRIBUTE);
+  document.documentElement.removeAttribute(GUARD_EXPIRED_ATTRIBUTE);
   if (root) act(() => root!.unmount());
   root = undefined;
   document.body.innerHTML = "";
@@ -122,16 +124,20 @@ describe("holding the visitor's input back from React while it hydrates", () => 
     expect(hydratedMark()).toBe(true);
   });
 
-  it("is lifted after its deadline if the parts never all report (a broken assumption): React then hydrates as usual", async () => {
+  it("is lifted after its deadline if the parts have not all reported (a broken assumption), saying so apart from hydrated: React then hydrates as usual", async () => {
     lift = guardInputUntilHydrated({ deadlineMs: 30 });
-    partMounted({ hydrated: false });
+    const part = { hydrated: false };
+    partMounted(part);
     shellHydrated();
     const reached = vi.fn();
     document.body.addEventListener("click", reached);
     document.body.click();
     expect(reached).not.toHaveBeenCalled();
-    await vi.waitFor(() => expect(hydratedMark()).toBe(true));
+    await vi.waitFor(() => expect(document.documentElement.hasAttribute(GUARD_EXPIRED_ATTRIBUTE)).toBe(true));
+    expect(hydratedMark(), "hydrated: not yet, only the deadline passed").toBe(false);
     document.body.click();
     expect(reached).toHaveBeenCalledTimes(1);
+    partHydrated(part);
+    expect(hydratedMark(), "hydrated, once the last part has").toBe(true);
   });
 });

@@ -14,7 +14,9 @@
  * a `<details>` opened, the form posted without JavaScript, which works), exactly as before the
  * scripts arrived. React's handlers are not needed by then: the page's fields are uncontrolled, and
  * the FAQ reads the native accordion's state when it takes over. Once the last part has committed,
- * the guard is lifted and `data-hydrated` is set on `<html>` (what the tests wait for).
+ * the guard is lifted and `data-hydrated` is set on `<html>` (what the tests wait for). If that takes
+ * longer than the guard's deadline, the guard is lifted anyway and `data-guard-expired` says so: input
+ * then reaches React, which hydrates as by default; `data-hydrated` still comes when the parts have.
  */
 
 import { startTransition } from "react";
@@ -33,18 +35,29 @@ export const GUARDED_EVENTS = [...REACT_HYDRATING_EVENTS.discrete, ...REACT_HYDR
  */
 export const GUARD_DEADLINE_MS = 15_000;
 
-/** Set on `<html>` once every part of the page has hydrated and React receives the visitor's input. */
+/** Set on `<html>` once every part of the page has hydrated (and React receives the visitor's input). */
 export const HYDRATED_ATTRIBUTE = "data-hydrated";
+
+/**
+ * Set on `<html>` when the guard's deadline passed before every part had hydrated: React receives the
+ * visitor's input from then on, and hydrates as by default.
+ */
+export const GUARD_EXPIRED_ATTRIBUTE = "data-guard-expired";
+
+/** Either mark on `<html>` means React receives the visitor's input (the form's own handlers run). */
+export const REACT_HEARS_INPUT_ATTRIBUTES = [HYDRATED_ATTRIBUTE, GUARD_EXPIRED_ATTRIBUTE] as const;
 
 /** One part of the page: pending from the commit that renders it until its own content is hydrated. */
 export type PartToken = { hydrated: boolean };
 
-type Guard = { pending: Set<PartToken>; shell: boolean; lift(): void };
-let guard: Guard | undefined;
+/** The page's parts while they hydrate; `unguard` lets input through (at the deadline, or when all have). */
+type Hydration = { pending: Set<PartToken>; shell: boolean; unguard(): void; done(): void };
+let hydration: Hydration | undefined;
 
 /**
  * Starts guarding the visitor's input from React. Call it before `hydrateRoot`. Returns a
- * function that lifts the guard at once (used by tests; the page lifts it when hydration is done).
+ * function that ends it at once, as if every part had hydrated (used by tests; the page ends it when
+ * hydration is done).
  * With `guard: false` (react-dom is not the version the guarded events were read from) nothing is guarded,
  * and `data-hydrated` still marks the end of hydration.
  */
@@ -75,48 +88,58 @@ export function guardInputUntilHydrated({
     }
   };
   if (guarding) target.addEventListener("popstate", inTransition, options);
-  const deadline = setTimeout(() => current.lift(), deadlineMs);
-  const current: Guard = {
+  const root = target.document.documentElement;
+  let guardedNow = true;
+  const deadline = setTimeout(() => {
+    current.unguard();
+    root.setAttribute(GUARD_EXPIRED_ATTRIBUTE, "");
+  }, deadlineMs);
+  const current: Hydration = {
     pending: new Set(),
     shell: false,
-    lift() {
-      if (guard !== current) return;
-      guard = undefined;
+    unguard() {
+      if (!guardedNow) return;
+      guardedNow = false;
       clearTimeout(deadline);
       for (const type of guarded) target.removeEventListener(type, stop, options);
       target.removeEventListener("popstate", inTransition, options);
-      target.document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, "");
+    },
+    done() {
+      if (hydration !== current) return;
+      hydration = undefined;
+      current.unguard();
+      root.setAttribute(HYDRATED_ATTRIBUTE, "");
     },
   };
-  guard = current;
-  return () => current.lift();
+  hydration = current;
+  return () => current.done();
 }
 
-function liftIfDone() {
-  if (guard && guard.shell && guard.pending.size === 0) guard.lift();
+function doneIfAllHydrated() {
+  if (hydration && hydration.shell && hydration.pending.size === 0) hydration.done();
 }
 
 /** The page's shell (everything outside the parts) has committed: the parts in it are known. */
 export function shellHydrated() {
-  if (!guard) return;
-  guard.shell = true;
-  liftIfDone();
+  if (!hydration) return;
+  hydration.shell = true;
+  doneIfAllHydrated();
 }
 
 /** A part is on the page and its content may not be hydrated yet. */
 export function partMounted(part: PartToken) {
-  if (guard && !part.hydrated) guard.pending.add(part);
+  if (hydration && !part.hydrated) hydration.pending.add(part);
 }
 
 /** A part's content has committed (hydrated, or rendered afresh where hydration failed). */
 export function partHydrated(part: PartToken) {
   part.hydrated = true;
-  guard?.pending.delete(part);
-  liftIfDone();
+  hydration?.pending.delete(part);
+  doneIfAllHydrated();
 }
 
 /** A part has left the page. */
 export function partUnmounted(part: PartToken) {
-  guard?.pending.delete(part);
-  liftIfDone();
+  hydration?.pending.delete(part);
+  doneIfAllHydrated();
 }

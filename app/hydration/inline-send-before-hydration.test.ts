@@ -12,7 +12,7 @@ function open({ deadlineMs = 10_000 } = {}) {
   const config: SendConfig = {
     global: `__send${n}`,
     formAttribute: `data-form-${n}`,
-    hydratedAttribute: `data-hydrated-${n}`,
+    reactHearsInput: [`data-hydrated-${n}`, `data-guard-expired-${n}`],
     fields: CONTACT_FIELDS,
     required: REQUIRED_FIELDS,
     sendingText: contactForm.sending,
@@ -84,12 +84,14 @@ describe("Send pressed before the page has hydrated", () => {
     expect(send).toHaveBeenCalledTimes(1);
   });
 
-  it("once the page has hydrated, leaves Send to the form's own handler", () => {
-    const { config, button, press } = open();
-    document.documentElement.setAttribute(config.hydratedAttribute, "");
-    expect(press().defaultPrevented).toBe(false);
-    expect(button.textContent).toBe(contactForm.submit);
-    document.documentElement.removeAttribute(config.hydratedAttribute);
+  it("once the page has hydrated, or the input guard's deadline has passed, leaves Send to the form's own handler", () => {
+    for (const mark of [0, 1]) {
+      const { config, button, press } = open();
+      document.documentElement.setAttribute(config.reactHearsInput[mark]!, "");
+      expect(press().defaultPrevented).toBe(false);
+      expect(button.textContent).toBe(contactForm.submit);
+      document.documentElement.removeAttribute(config.reactHearsInput[mark]!);
+    }
   });
 
   it("posts the form without JavaScript when the scripts cannot run, and lets later presses post", () => {
@@ -99,6 +101,23 @@ describe("Send pressed before the page has hydrated", () => {
     expect(nativePosts).toHaveBeenCalledTimes(1);
     expect(nativePosts.mock.contexts[0]).toBe(form);
     expect(press().defaultPrevented).toBe(false);
+  });
+
+  it("leaving the page while a Send waits drops it: on Back the form is as it was, enabled, and nothing posts later", async () => {
+    const { form, button, offer, press, nativePosts } = open({ deadlineMs: 20 });
+    press();
+    window.dispatchEvent(new PageTransitionEvent("pagehide", { persisted: true }));
+    expect(button.textContent).toBe(contactForm.submit);
+    expect(button.disabled).toBe(false);
+    expect(form.hasAttribute("aria-busy")).toBe(false);
+    expect([...form.querySelectorAll("input, textarea")].some((f) => f.hasAttribute("readonly"))).toBe(false);
+    expect((form.elements.namedItem("projectTitle") as HTMLInputElement).value).toBe("Debut EP");
+    expect(offer.sending()).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(nativePosts, "the page posted itself after the visitor left").not.toHaveBeenCalled();
+    const send = vi.fn();
+    offer.takeOver(send);
+    expect(send, "the dropped Send handed over").not.toHaveBeenCalled();
   });
 
   it("posts the form without JavaScript when React has not taken it within the deadline", async () => {

@@ -9,15 +9,19 @@
  * have passed by then): it stops the post, and, when no required field is blank (the contract's own
  * `isBlank`, serialised beside this function), shows "Sending..." on the disabled button in the same frame, makes the fields read-only, and asks
  * the loader for the scripts at once (HURRY_EVENT). The form's component takes the Send over when it
- * has hydrated (`takeOver`): it sends with supabase-js and shows the spec's toasts, or the
+ * has hydrated (`takeOver`, through use-send-hand-over.ts): it sends with supabase-js and shows the spec's toasts, or the
  * missing-field toast with no call. If the scripts cannot run (SCRIPTS_FAILED_EVENT), or React has not
  * taken it within `deadlineMs`, the form posts without JavaScript, as it always could: never a page
  * that cannot send. Without JavaScript none of this runs and the form posts.
+ * A visitor who leaves the page while a Send waits (before anything was sent) gets the form back as it
+ * was, enabled, with every value, when they come Back (issue 34): the waiting Send is dropped at
+ * `pagehide`, before the browser keeps the page in its back/forward cache, so it can neither freeze
+ * there on "Sending..." nor post the page later, from under the page the visitor went to.
  * It must stay self-contained: it is serialised into the page with `Function.prototype.toString`.
  */
 import { contactForm } from "~/content";
 import { BLANK_RULE_SOURCE, CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
-import { HYDRATED_ATTRIBUTE } from "./guard-input-from-react";
+import { REACT_HEARS_INPUT_ATTRIBUTES } from "./guard-input-from-react";
 import { HURRY_EVENT, INTENT_ATTRIBUTE, SCRIPTS_FAILED_EVENT } from "./inline-script-loader";
 
 export const SEND_BEFORE_HYDRATION_GLOBAL = "__sendBeforeHydration";
@@ -38,7 +42,8 @@ export type SendBeforeHydration = {
 export type SendConfig = {
   global: string;
   formAttribute: string;
-  hydratedAttribute: string;
+  /** Marks on `<html>` that say React receives the visitor's input (the form's own handler sends). */
+  reactHearsInput: readonly string[];
   /** The message's fields (made read-only while sending, as the form's component does), and the required ones. */
   fields: readonly string[];
   required: readonly string[];
@@ -54,6 +59,8 @@ export function sendBeforeHydration(config: SendConfig, blank: (value: string) =
   let waiting: HTMLFormElement | undefined;
   let scriptsFailed = false;
   let deadline: ReturnType<typeof setTimeout> | undefined;
+  // The button's own text, put back when a waiting Send is dropped.
+  let buttonText = "";
   // The form as without JavaScript: the browser's own submit, which fires no `submit` event.
   const postWithoutJavaScript = () => {
     const form = waiting;
@@ -78,8 +85,8 @@ export function sendBeforeHydration(config: SendConfig, blank: (value: string) =
     (event) => {
       const form = event.target;
       if (!(form instanceof HTMLFormElement) || !form.hasAttribute(config.formAttribute)) return;
-      // Hydrated: the form's own handler has it. Scripts that cannot run: the browser posts it.
-      if (document.documentElement.hasAttribute(config.hydratedAttribute) || scriptsFailed) return;
+      // React hears input: the form's own handler has it. Scripts that cannot run: the browser posts it.
+      if (config.reactHearsInput.some((mark) => document.documentElement.hasAttribute(mark)) || scriptsFailed) return;
       event.preventDefault();
       // React must not hear it before the form's component can send it (it would hydrate at once).
       event.stopPropagation();
@@ -92,6 +99,7 @@ export function sendBeforeHydration(config: SendConfig, blank: (value: string) =
       if (config.required.every((name) => !blank(value(name)))) {
         const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
         if (button) {
+          buttonText = button.textContent ?? "";
           button.disabled = true;
           button.textContent = config.sendingText;
         }
@@ -109,6 +117,20 @@ export function sendBeforeHydration(config: SendConfig, blank: (value: string) =
     scriptsFailed = true;
     postWithoutJavaScript();
   });
+  // Leaving while a Send waits: nothing has been sent, so the form is the visitor's again.
+  addEventListener("pagehide", () => {
+    const form = waiting;
+    if (!form) return;
+    waiting = undefined;
+    clearTimeout(deadline);
+    const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
+    if (button && form.getAttribute("aria-busy") === "true") {
+      button.disabled = false;
+      button.textContent = buttonText;
+    }
+    form.removeAttribute("aria-busy");
+    for (const name of config.fields) (form.elements.namedItem(name) as Element | null)?.removeAttribute("readonly");
+  });
 }
 
 /** The inline script's body. */
@@ -116,7 +138,7 @@ export function sendBeforeHydrationSource() {
   const config: SendConfig = {
     global: SEND_BEFORE_HYDRATION_GLOBAL,
     formAttribute: INTENT_ATTRIBUTE,
-    hydratedAttribute: HYDRATED_ATTRIBUTE,
+    reactHearsInput: REACT_HEARS_INPUT_ATTRIBUTES,
     fields: CONTACT_FIELDS,
     required: REQUIRED_FIELDS,
     sendingText: contactForm.sending,

@@ -79,6 +79,42 @@ describe("whenUntouched: a moment when no tap or key press is under way", () => 
     expect(callback).toHaveBeenCalledTimes(1);
   });
 
+  it("does not wait for scrolling the page does for itself: a focus bringing its field into view, a link scrolling to its anchor", async () => {
+    for (const cause of [new FocusEvent("focusin"), new MouseEvent("click"), new HashChangeEvent("hashchange")]) {
+      const callback = vi.fn();
+      whenUntouched(() => undefined);
+      await vi.advanceTimersByTimeAsync(3000);
+      window.dispatchEvent(cause);
+      await vi.advanceTimersByTimeAsync(200); // a click's own settling time
+      whenUntouched(callback);
+      // A smooth scroll of a second and a half, as after Tab or autofill on a long page.
+      for (let i = 0; i < 15 && callback.mock.calls.length === 0; i++) {
+        window.dispatchEvent(new Event("scroll"));
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      expect(callback, `scrolling after a ${cause.type}`).toHaveBeenCalledTimes(1);
+    }
+  });
+
+  it("still waits for the visitor's own scrolling after such a focus: a wheel, a finger, a key", async () => {
+    for (const gesture of [new WheelEvent("wheel"), new Event("touchmove"), new KeyboardEvent("keydown", { code: "PageDown" })]) {
+      const callback = vi.fn();
+      whenUntouched(() => undefined);
+      await vi.advanceTimersByTimeAsync(3000);
+      window.dispatchEvent(new FocusEvent("focusin"));
+      window.dispatchEvent(gesture);
+      if (gesture.type === "keydown") window.dispatchEvent(new KeyboardEvent("keyup", { code: "PageDown" }));
+      whenUntouched(callback);
+      for (let i = 0; i < 20; i++) {
+        window.dispatchEvent(new Event("scroll"));
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      expect(callback, `scrolling after a ${gesture.type}`).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(callback).toHaveBeenCalledTimes(1);
+    }
+  });
+
   it("can be cancelled", async () => {
     const callback = vi.fn();
     const cancel = whenUntouched(callback);

@@ -1,5 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { contactForm, faq, fill as fillIn, formNotices, toasts } from "../../app/content";
+import { SEND_TIME_LIMITS_MS } from "../../app/enquiry/send-time-limits";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { CONTACT_FIELDS, type ContactField } from "../../supabase/functions/_shared/contact-message.ts";
 import {
@@ -266,6 +267,48 @@ test.describe("booking form (JavaScript on)", () => {
     await expect(page.locator("[data-tone=destructive]")).toBeVisible();
     await form.getByRole("button", { name: contactForm.submit }).click();
     await expect(page.locator("[data-tone=success]")).toBeVisible();
+    expect(await rows(stack, t)).toHaveLength(1);
+  });
+
+  test("a function that hangs: the failure toast after the stated limit, values kept; a second Send reuses the key: one enquiry", async ({
+    page,
+    stack,
+    consoleErrors,
+  }) => {
+    const t = unique();
+    // The page's clock, run as usual but able to jump ahead to the limit.
+    await page.clock.install();
+    await page.goto("/");
+    await hydrated(page);
+    // The first call reaches the function and is stored, but its answer never comes: the function hangs.
+    const keys: string[] = [];
+    let first = true;
+    await page.route("**/functions/v1/send-contact-email", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      keys.push(route.request().headers()["idempotency-key"] ?? "");
+      if (!first) return route.continue();
+      first = false;
+      await route.fetch();
+    });
+    const form = await fill(page, t);
+    const send = form.getByRole("button", { name: contactForm.submit });
+    await send.click();
+    await expect.poll(() => keys.length).toBe(1);
+    await expect.poll(async () => (await rows(stack, t)).length).toBe(1);
+    await page.clock.fastForward(SEND_TIME_LIMITS_MS.browser - 1_000);
+    await expect(form.getByRole("button", { name: contactForm.sending })).toBeDisabled();
+    await page.clock.fastForward(1_000);
+    const toast = page.locator("[data-tone=destructive]");
+    await expect(toast).toContainText(toasts.failure.title);
+    await expect(form.getByLabel("Project Title")).toHaveValue(`Debut EP ${t}`);
+    await expect(form.getByLabel(/Project Details/)).toHaveValue(`Four songs, ${t}`);
+    await takeConsoleErrors(consoleErrors, /Error sending contact message/);
+
+    await toast.getByRole("button", { name: toasts.dismiss }).click();
+    await send.click();
+    await expect(page.locator("[data-tone=success]")).toBeVisible();
+    expect(keys).toHaveLength(2);
+    expect(keys[1], "the second Send's Idempotency-Key").toBe(keys[0]);
     expect(await rows(stack, t)).toHaveLength(1);
   });
 

@@ -8,6 +8,15 @@ import { contactForm, faq, toasts } from "../../app/content";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { expect, expectsConsoleErrors, isHydrated, isSettled, test } from "./fixtures";
 
+/** Tab, as a keyboard visitor does, from the top of the page until focus is in the booking form. */
+async function tabIntoForm(page: Page) {
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate(() => !!document.activeElement?.closest("#contact form"))) return;
+  }
+  throw new Error("Tab never reached the booking form");
+}
+
 const moduleRequests = (page: Page) => {
   const seen: string[] = [];
   page.on("request", (request) => {
@@ -78,6 +87,38 @@ test.describe("hydration when the visitor starts on the form", () => {
       await expect(page.getByText(faq[0]!.answer)).toBeHidden();
     });
   }
+
+  test.describe("with the page's smooth scrolling (no reduced motion)", () => {
+    test.use({ contextOptions: { reducedMotion: "no-preference" } });
+    for (const [hand, focus] of [
+      ["Tab from the page above", (page: Page) => tabIntoForm(page)],
+      ["a focus by script (autofill, a screen reader)", (page: Page) => page.locator("#contact form").getByLabel("Name").focus()],
+    ] as const) {
+      test(`${hand}: the scripts start while the page still scrolls the field into view (the scroll is not the visitor's)`, async ({
+        page,
+      }) => {
+        await page.addInitScript(() => {
+          const scrolls: number[] = ((window as unknown as { __scrolls: number[] }).__scrolls = []);
+          addEventListener("scroll", () => scrolls.push(performance.now()), true);
+        });
+        await page.goto("/", { waitUntil: "load" });
+        await page.waitForTimeout(500);
+        await focus(page);
+        await expect.poll(() => isHydrated(page), { timeout: 15_000 }).toBe(true);
+        await page.waitForTimeout(1000); // the scroll has ended
+        const { firstModule, scrolled } = await page.evaluate(() => {
+          const scrolls = (window as unknown as { __scrolls: number[] }).__scrolls;
+          const modules = performance.getEntriesByType("resource").filter((e) => /\/build\/.*\.js$/.test(e.name));
+          return {
+            firstModule: Math.min(...modules.map((e) => e.startTime)),
+            scrolled: { from: scrolls[0] ?? 0, to: scrolls.at(-1) ?? 0 },
+          };
+        });
+        expect(scrolled.to - scrolled.from, "the page scrolled smoothly to the field").toBeGreaterThan(100);
+        expect(firstModule, "the first module requested before the scroll ended").toBeLessThan(scrolled.to);
+      });
+    }
+  });
 
   test("what a visitor types while the modules load is kept, and sent", async ({ page, stack }) => {
     // Hold the modules back until the form is filled in, as a slow phone network would.

@@ -1,0 +1,101 @@
+/**
+ * Send, then leave the page at once, then Back (issue 34, decision 026): the enquiry is stored once or
+ * not at all, the visitor lands where they went, and the page says which: the form as it was, enabled,
+ * with every value (a Send then stores it once), never a frozen "Sending...", an error for an enquiry
+ * that arrived, or a post made later from under the next page. Chromium here runs without the
+ * back/forward cache (a new copy of the page comes Back); Firefox and WebKit take the cached path in
+ * the engines' journey (tests/engines/journey.ts).
+ */
+import type { Page } from "@playwright/test";
+import { contactForm, toasts } from "../../app/content";
+import { expect, hydrated, isHydrated, test, type Stack } from "./fixtures";
+
+let seq = 0;
+
+async function fill(page: Page, t: string) {
+  const values = { name: "Ada Lovelace", email: `ada-${t}@example.com`, projectTitle: `Leaving ${t}`, projectDetails: `Two songs, ${t}` };
+  const form = page.locator("#contact form");
+  for (const [name, value] of Object.entries(values)) await form.locator(`[name=${name}]`).fill(value);
+  return { form, values };
+}
+const stored = async (stack: Stack, title: string) =>
+  (await stack.db`select id from contact_enquiries where project_title = ${title}`).length;
+const read = (page: Page) =>
+  page
+    .locator("#contact form")
+    .evaluate((form: HTMLFormElement) =>
+      Object.fromEntries(
+        ["name", "email", "projectTitle", "projectDetails"].map((n) => [n, (form.elements.namedItem(n) as HTMLInputElement).value]),
+      ),
+    );
+
+test.describe("Send, then leaving the page at once", () => {
+  test.skip(({ viewport }) => (viewport?.width ?? 0) > 400, "the booking flow does not depend on the width: the 360 px project");
+
+  test("before hydration: Back shows the form as it was, enabled, every value; it never posts later; a Send then stores it once", async ({
+    page,
+    stack,
+  }) => {
+    const t = `before-${Date.now().toString(36)}${seq++}`;
+    // The scripts are slow to come, so the Send is still waiting for React when the visitor leaves.
+    await page.route(/\/build\/.*\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.fallback().catch(() => undefined);
+    });
+    await page.goto("/");
+    await page.waitForTimeout(250);
+    const { form, values } = await fill(page, t);
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    await expect(form.getByRole("button", { name: contactForm.sending })).toBeDisabled();
+    expect(await isHydrated(page)).toBe(false);
+    await page.goto("/robots.txt");
+    await page.unroute(/\/build\/.*\.js$/);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/$/);
+    await expect.poll(() => read(page)).toEqual(values);
+    await expect(form.getByRole("button", { name: contactForm.submit })).toBeEnabled();
+    await expect(form.getByLabel("Project Title")).toBeEditable();
+    // Longer than the early Send's wait for React: nothing posts the page from under the visitor.
+    await page.waitForTimeout(13_000);
+    await expect(page).toHaveURL(/\/$/);
+    expect(await stored(stack, values.projectTitle)).toBe(0);
+
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
+    await expect.poll(() => stored(stack, values.projectTitle)).toBe(1);
+  });
+
+  test("after hydration, the call on its way: Back shows the form with every value, and a Send then is the same enquiry (same key): stored once", async ({
+    page,
+    stack,
+  }) => {
+    const t = `after-${Date.now().toString(36)}${seq++}`;
+    await page.goto("/");
+    await hydrated(page);
+    // The function stores the enquiry; its answer is on its way when the visitor leaves.
+    const keys: string[] = [];
+    await page.route("**/functions/v1/send-contact-email", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      keys.push(route.request().headers()["idempotency-key"] ?? "");
+      if (keys.length > 1) return route.continue();
+      const answer = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await route.fulfill({ response: answer }).catch(() => undefined);
+    });
+    const { form, values } = await fill(page, t);
+    await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    await expect.poll(() => stored(stack, values.projectTitle)).toBe(1);
+    await page.goto("/robots.txt");
+    await page.goBack();
+    await expect.poll(() => read(page)).toEqual(values);
+    await expect(form.getByRole("button", { name: contactForm.submit })).toBeEnabled();
+    await expect(page.locator("[data-tone=destructive]")).toHaveCount(0);
+
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
+    expect(keys).toHaveLength(2);
+    expect(keys[1], "the Send after Back: the Idempotency-Key of the one cut off").toBe(keys[0]);
+    expect(await stored(stack, values.projectTitle)).toBe(1);
+  });
+});
