@@ -34,6 +34,8 @@ type Props = {
 
 const EMPTY: ContactMessage = { name: "", email: "", projectTitle: "", projectDetails: "" };
 
+// The visitor's own details are the browser's to fill in; the message is theirs to write, and "off" also
+// keeps the browser from putting a sent message back into the form on Back without JavaScript (decision 027).
 const autoComplete: Record<ContactField, string> = { name: "name", email: "email", projectTitle: "off", projectDetails: "off" };
 
 /**
@@ -221,7 +223,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
           {required ? null : <span className={styles.optional}> {contactForm.optional}</span>}
         </label>
         {kind === "textarea" ? (
-          <textarea {...common} rows={5} />
+          <textarea {...common} rows={5} autoComplete={autoComplete[name]} />
         ) : (
           <input {...common} type={name === "email" ? "email" : "text"} autoComplete={autoComplete[name]} />
         )}
