@@ -47,7 +47,14 @@ export const trigger = style({
  * The question's text: an <h3> in the native <summary>, a <span> in the Radix trigger (which sits in
  * its own <h3>). It takes the trigger's type, so both are the same box.
  */
-export const question = style({ margin: 0, font: "inherit", letterSpacing: "inherit", lineHeight: "inherit", minWidth: 0, overflowWrap: "break-word" });
+export const question = style({
+  margin: 0,
+  font: "inherit",
+  letterSpacing: "inherit",
+  lineHeight: "inherit",
+  minWidth: 0,
+  overflowWrap: "break-word",
+});
 
 /** The native <summary>: no disclosure triangle of the browser's own (the chevron shows the state). */
 export const summary = style({

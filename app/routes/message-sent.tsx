@@ -18,7 +18,11 @@ export const meta: MetaFunction = ({ matches }) => {
   const root = matches.find((m) => m.id === "root")?.data as { studio?: StudioConfig } | undefined;
   if (!root?.studio) return [];
   const home = pageMeta({ studio: root.studio, description: metaText.description });
-  return [{ title: `${toasts.success.title} · ${root.studio.name}` }, ...home.filter((m) => !("title" in m)), { name: "robots", content: "noindex" }];
+  return [
+    { title: `${toasts.success.title} · ${root.studio.name}` },
+    ...home.filter((m) => !("title" in m)),
+    { name: "robots", content: "noindex" },
+  ];
 };
 
 export const handle: DocumentHandle = { hydrate: "on-intent" };

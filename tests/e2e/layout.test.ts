@@ -42,7 +42,10 @@ test.describe("layout at every width", () => {
         // Book Now and the menu button where shown; the desktop's links.
         const controls = [...document.querySelectorAll<HTMLElement>("header a[href='#contact'], header summary, header nav a")]
           .filter((control) => !control.closest("details:not([open]) nav") && control.getBoundingClientRect().width > 0)
-          .map((control) => ({ label: control.textContent?.trim() || control.getAttribute("aria-label")!, box: control.getBoundingClientRect() }));
+          .map((control) => ({
+            label: control.textContent?.trim() || control.getAttribute("aria-label")!,
+            box: control.getBoundingClientRect(),
+          }));
         return {
           broken,
           under: controls.filter((c) => name.getBoundingClientRect().right > c.box.left).map((c) => c.label),
@@ -66,7 +69,10 @@ test.describe("at 200 % zoom on a 360 px phone (180 CSS px)", () => {
   test.skip(({ isMobile }) => !isMobile, "runs in the mobile project only");
   test.use({ viewport: ZOOMED_PHONE, deviceScaleFactor: 2 });
 
-  test("Book Now is in the menu, which fits the screen; focusing each field never moves the page sideways", async ({ page, consoleErrors }) => {
+  test("Book Now is in the menu, which fits the screen; no text runs out of its box; focusing each field never moves the page sideways", async ({
+    page,
+    consoleErrors,
+  }) => {
     await page.goto("/");
     await expect(page.locator("header").getByRole("link", { name: header.bookNow })).toBeHidden();
     await page.locator("header summary").click();
@@ -78,6 +84,15 @@ test.describe("at 200 % zoom on a 360 px phone (180 CSS px)", () => {
     await menu.getByRole("link", { name: header.bookNow }).click();
     await expect(page).toHaveURL(/#contact$/);
 
+    // No text runs out of its box (a word wider than its card): every box holds its content.
+    const spilled = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("body *")]
+        .filter((box) => !box.closest("[aria-hidden=true], input, textarea") && getComputedStyle(box).overflowX === "visible")
+        .filter((box) => box.clientWidth > 0 && box.scrollWidth > box.clientWidth + 1)
+        .map((box) => `${box.tagName} ${JSON.stringify(box.textContent!.trim().slice(0, 30))}: ${box.scrollWidth} > ${box.clientWidth} px`),
+    );
+    expect(spilled, "boxes whose content runs out of them").toEqual([]);
+
     const controls = page.locator("#contact form").locator("input:not([tabindex='-1']), textarea, button");
     for (let i = 0; i < (await controls.count()); i++) {
       await controls.nth(i).focus();
@@ -85,7 +100,7 @@ test.describe("at 200 % zoom on a 360 px phone (180 CSS px)", () => {
         scrolled: scrollX + (visualViewport?.offsetLeft ?? 0),
         overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
       }));
-      expect(sideways, `focus on ${await controls.nth(i).getAttribute("name") ?? "Send"}`).toEqual({ scrolled: 0, overflow: 0 });
+      expect(sideways, `focus on ${(await controls.nth(i).getAttribute("name")) ?? "Send"}`).toEqual({ scrolled: 0, overflow: 0 });
     }
     void consoleErrors;
   });

@@ -80,11 +80,7 @@ test.describe("Post/Redirect/Get without JavaScript", () => {
     void consoleErrors;
   });
 
-  test("a refused post is answered at once: its status, its notice and every value kept", async ({
-    page,
-    stack,
-    consoleErrors,
-  }) => {
+  test("a refused post is answered at once: its status, its notice and every value kept", async ({ page, stack, consoleErrors }) => {
     const title = `PRG refused ${Date.now().toString(36)}`;
     const { documents } = watch(page);
     await page.goto("/");
