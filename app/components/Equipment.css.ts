@@ -1,5 +1,5 @@
 import { style } from "@vanilla-extract/css";
-import { vars } from "~/styles/theme.css";
+import { breakpoints, vars } from "~/styles/theme.css";
 
 export const band = style({ background: vars.color.surface, borderBlock: `1px solid ${vars.color.border}` });
 
@@ -12,8 +12,21 @@ export const grid = style({
 });
 
 export const group = style({ background: vars.color.surfaceRaised });
-export const category = style({ fontSize: vars.fontSize.h3, marginBottom: vars.space.medium, color: vars.color.accent });
-export const items = style({ display: "grid", gap: vars.space.small, paddingLeft: vars.space.large });
+export const category = style({
+  fontSize: vars.fontSize.h3,
+  marginBottom: vars.space.medium,
+  color: vars.color.accent,
+  overflowWrap: "break-word",
+  hyphens: "auto",
+  // "Microphones" is wider than a card on a zoomed phone at this size.
+  "@media": { [breakpoints.zoomedPhone]: { fontSize: vars.fontSize.large } },
+});
+export const items = style({
+  display: "grid",
+  gap: vars.space.small,
+  paddingLeft: vars.space.large,
+  "@media": { [breakpoints.zoomedPhone]: { paddingLeft: vars.space.medium } },
+});
 
 export const badge = style({
   display: "inline-flex",
@@ -25,4 +38,6 @@ export const badge = style({
   border: `1px solid ${vars.color.accent}`,
   color: vars.color.text,
   fontWeight: 700,
+  // Two lines on a zoomed phone: a rounded box, not a pill, and the padding goes to the text.
+  "@media": { [breakpoints.zoomedPhone]: { paddingInline: vars.space.medium, borderRadius: vars.radius.medium } },
 });

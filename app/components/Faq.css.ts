@@ -1,7 +1,14 @@
 import { style } from "@vanilla-extract/css";
-import { vars } from "~/styles/theme.css";
+import { breakpoints, vars } from "~/styles/theme.css";
 
-export const list = style({ display: "grid", gap: vars.space.small, maxWidth: "48rem", marginTop: vars.space.large });
+export const list = style({
+  display: "grid",
+  // A column that may be narrower than a question's longest word with its padding (a zoomed phone).
+  gridTemplateColumns: "minmax(0, 1fr)",
+  gap: vars.space.small,
+  maxWidth: "48rem",
+  marginTop: vars.space.large,
+});
 
 export const item = style({
   background: vars.color.surface,
@@ -23,6 +30,7 @@ export const trigger = style({
   justifyContent: "space-between",
   gap: vars.space.medium,
   padding: `${vars.space.medium} ${vars.space.large}`,
+  "@media": { [breakpoints.zoomedPhone]: { paddingInline: vars.space.medium } },
   fontWeight: 700,
   // Set here, not inherited: the Radix trigger sits in an <h3>, the native <summary> does not, and
   // both must be exactly as tall (no shift when one replaces the other).
@@ -39,7 +47,14 @@ export const trigger = style({
  * The question's text: an <h3> in the native <summary>, a <span> in the Radix trigger (which sits in
  * its own <h3>). It takes the trigger's type, so both are the same box.
  */
-export const question = style({ margin: 0, font: "inherit", letterSpacing: "inherit", lineHeight: "inherit" });
+export const question = style({
+  margin: 0,
+  font: "inherit",
+  letterSpacing: "inherit",
+  lineHeight: "inherit",
+  minWidth: 0,
+  overflowWrap: "break-word",
+});
 
 /** The native <summary>: no disclosure triangle of the browser's own (the chevron shows the state). */
 export const summary = style({

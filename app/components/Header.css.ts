@@ -100,7 +100,8 @@ export const menuPanel = style({
   position: "absolute",
   right: 0,
   top: `calc(100% + ${vars.space.small})`,
-  minWidth: "12rem",
+  // Never wider than the screen less its gutters: at 200 % zoom on a phone 12rem is more than the screen.
+  minWidth: `min(12rem, 100vw - 2 * ${vars.space.gutter})`,
   padding: vars.space.small,
   background: vars.color.surfaceRaised,
   border: `1px solid ${vars.color.border}`,
@@ -114,6 +115,14 @@ export const bookNow = style({
   paddingInline: vars.space.medium,
   "@media": {
     [breakpoints.narrowPhone]: { paddingInline: "0.75rem" },
+    [breakpoints.zoomedPhone]: { display: "none" },
     [breakpoints.headerNavigation]: { paddingInline: vars.space.large },
   },
+});
+
+/** Book Now in the menu, where the header has no room for it (zoomedPhone): the spec's button still one tap away. */
+export const menuBookNow = style({
+  display: "none",
+  marginTop: vars.space.small,
+  "@media": { [breakpoints.zoomedPhone]: { display: "flex" } },
 });

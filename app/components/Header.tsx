@@ -45,6 +45,10 @@ export function Header({ studioName }: { studioName: string }) {
             </summary>
             <nav className={styles.menuPanel} aria-label="Main">
               <ul className={styles.menuList}>{links(closeMenu)}</ul>
+              {/* Shown only where the header has no room for its own Book Now (Header.css.ts). */}
+              <a className={`${button.primary} ${styles.menuBookNow}`} href="#contact" onClick={closeMenu}>
+                {headerText.bookNow}
+              </a>
             </nav>
           </details>
         </div>

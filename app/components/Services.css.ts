@@ -1,5 +1,5 @@
 import { style } from "@vanilla-extract/css";
-import { vars } from "~/styles/theme.css";
+import { breakpoints, vars } from "~/styles/theme.css";
 
 export const grid = style({
   display: "grid",
@@ -54,6 +54,8 @@ export const price = style({
   fontSize: "1.5rem",
   fontWeight: 800,
   color: vars.color.accent,
+  // "$60/hour" whole on a zoomed phone.
+  "@media": { [breakpoints.zoomedPhone]: { fontSize: vars.fontSize.h3 } },
   paddingTop: vars.space.medium,
   borderTop: `1px solid ${vars.color.border}`,
 });

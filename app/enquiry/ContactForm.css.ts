@@ -1,7 +1,7 @@
 import { style, styleVariants } from "@vanilla-extract/css";
 import { vars } from "~/styles/theme.css";
 
-export const form = style({ display: "grid", gap: vars.space.medium });
+export const form = style({ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: vars.space.medium });
 
 export const row = style({
   display: "grid",
@@ -32,7 +32,7 @@ export const control = style({
 
 export const error = style({ color: vars.color.dangerBorder, fontSize: vars.fontSize.small, fontWeight: 600 });
 
-export const submit = style({ justifySelf: "start", minWidth: "11rem" });
+export const submit = style({ justifySelf: "start", minWidth: "min(11rem, 100%)" });
 
 const noticeBase = style({
   padding: vars.space.medium,

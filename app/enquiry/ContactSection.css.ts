@@ -6,13 +6,16 @@ export const band = style({
   borderBlock: `1px solid ${vars.color.border}`,
 });
 
+// One column that may be narrower than its content's intrinsic width (an input's default size is about
+// 11rem): the fields take the width there is, down to a zoomed phone's.
 export const layout = style({
   display: "grid",
+  gridTemplateColumns: "minmax(0, 1fr)",
   gap: vars.space.large,
   "@media": { [breakpoints.sideBySide]: { gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)", alignItems: "start" } },
 });
 
-export const aside = style({ display: "grid", gap: vars.space.large });
+export const aside = style({ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: vars.space.large });
 export const formCard = style({ background: vars.color.surfaceRaised });
 export const cardTitle = style({ fontSize: vars.fontSize.h3, marginBottom: vars.space.xsmall });
 export const cardDescription = style({ color: vars.color.textMuted, marginBottom: vars.space.large });

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { CROSS_SITE_HEADER } from "~/server/front-door.server";
 import { emptyMessage, isIdempotencyKey } from "../../supabase/functions/_shared/contact-message.ts";
 import { unseenText } from "../../tests/unicode";
-import { derivedKey, submitEnquiryForm } from "./action.server";
+import { answerEnquiryForm, derivedKey, submitEnquiryForm } from "./action.server";
+import { SENT_PAGE_TARGET } from "./outcome";
 
 const message = { ...emptyMessage(), name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
 const day = new Date("2026-11-23T10:00:00Z");
@@ -42,7 +43,7 @@ describe("the no-JS path", () => {
       fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 64 }), async (bytes) => {
         const encoded = [...bytes].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
         const { outcome, httpStatus } = await post(`${form}&website=${encoded}`);
-        expect([outcome.status, httpStatus]).toEqual(["ok", 200]);
+        expect([outcome.status, httpStatus]).toEqual(["ok", 303]);
       }),
       { numRuns: 200 },
     );
@@ -75,5 +76,35 @@ describe("the no-JS path", () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe("the no-JS path's answer (Post/Redirect/Get, decision 027)", () => {
+  const options = { supabaseUrl: "http://127.0.0.1:9", anonKey: "k", relaySecret: "r".repeat(32), bodyTimeoutMs: 1_000, timeoutMs: 500 };
+  const answer = (body: string) =>
+    answerEnquiryForm(
+      new Request("http://site/?index", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", [CROSS_SITE_HEADER]: "0" },
+        body,
+      }),
+      options,
+    );
+
+  it("a success (here the bot's silent one) is sent on to the result page with 303, which nothing may store", async () => {
+    const response = await answer("name=Ada&email=ada%40example.com&projectTitle=EP&website=x");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(SENT_PAGE_TARGET);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("anything else is answered at once with its status and every value kept", async () => {
+    const response = await answer("name=+&email=ada%40example.com&projectTitle=EP&projectDetails=Two+songs");
+    expect(response.status).toBe(400);
+    expect(response.headers.get("location")).toBeNull();
+    expect(await response.json()).toEqual({
+      status: "missing",
+      values: { name: " ", email: "ada@example.com", projectTitle: "EP", projectDetails: "Two songs" },
+    });
   });
 });

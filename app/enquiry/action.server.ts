@@ -9,8 +9,12 @@
  * share an enquiry. The site vouches for the visitor's address to the function with the relay secret;
  * the address is the one the front door trusts (app/server/front-door.server.ts), never one the
  * visitor wrote.
+ *
+ * A success answers with a redirect to the result page (Post/Redirect/Get, decision 027), so Back,
+ * Forward and Reload never post again; any other outcome is answered at once, every value kept.
  */
 import { createHash } from "node:crypto";
+import { json, redirect, type TypedResponse } from "@remix-run/node";
 import { FunctionsClient } from "@supabase/functions-js";
 import { CLIENT_ADDRESS_HEADER, CROSS_SITE_HEADER } from "~/server/front-door.server";
 import {
@@ -26,7 +30,7 @@ import {
 } from "../../supabase/functions/_shared/contact-message.ts";
 import { isUtf8Type, readBody } from "../../supabase/functions/_shared/read-body.ts";
 import { decodeFormBody } from "./form-body.server";
-import { OUTCOME_HTTP_STATUS, outcomeOfInvoke, type FormOutcome } from "./outcome";
+import { OUTCOME_HTTP_STATUS, outcomeOfInvoke, SENT_PAGE_TARGET, type FormOutcome } from "./outcome";
 import { SEND_TIME_LIMITS_MS } from "./send-time-limits";
 
 /** The largest form we read: 5,000 characters of details, each up to 12 bytes once percent-encoded. */
@@ -43,6 +47,14 @@ type Options = {
 };
 
 export type ActionResult = { outcome: FormOutcome; httpStatus: number };
+
+/** The route action's answer: the outcome's page, or the redirect to SENT_PAGE for a success. */
+export async function answerEnquiryForm(request: Request, options: Options): Promise<TypedResponse<FormOutcome>> {
+  const { outcome, httpStatus } = await submitEnquiryForm(request, options);
+  // A redirect is not stored by caches without being told it may be; no-store says it outright.
+  if (outcome.status === "ok") return redirect(SENT_PAGE_TARGET, { status: httpStatus, headers: { "Cache-Control": "no-store" } });
+  return json(outcome, { status: httpStatus });
+}
 
 const EMPTY: ContactMessage = emptyMessage();
 const result = (outcome: FormOutcome, httpStatus = OUTCOME_HTTP_STATUS[outcome.status]): ActionResult => ({ outcome, httpStatus });

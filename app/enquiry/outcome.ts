@@ -25,9 +25,20 @@ export type FormOutcome =
 
 export type OutcomeStatus = FormOutcome["status"];
 
-/** The HTTP status of the no-JS page that shows each outcome. */
+/**
+ * The page a successful post without JavaScript is sent to (app/routes/message-sent.tsx: the file's name
+ * is the path), at the form, where the success notice is. The same for every visitor (it shows nothing
+ * that was sent), but private.
+ */
+export const SENT_PAGE = "/message-sent";
+export const SENT_PAGE_TARGET = `${SENT_PAGE}#contact`;
+
+/**
+ * The HTTP status of the no-JS answer to each outcome: a success is sent on to the result page (303 See
+ * Other, Post/Redirect/Get: SENT_PAGE above); every other outcome is a page of its own.
+ */
 export const OUTCOME_HTTP_STATUS: Record<OutcomeStatus, number> = {
-  ok: 200,
+  ok: 303,
   missing: 400,
   invalid: 422,
   "too-fast": 400,

@@ -1,5 +1,5 @@
 import { globalStyle } from "@vanilla-extract/css";
-import { vars } from "./theme.css";
+import { breakpoints, vars } from "./theme.css";
 
 globalStyle("*, *::before, *::after", { boxSizing: "border-box" });
 
@@ -26,6 +26,10 @@ globalStyle("body", {
   lineHeight: 1.6,
   WebkitFontSmoothing: "antialiased",
 });
+
+// On a zoomed phone a word may be wider than its column ("optimization" in a card): it breaks there, and
+// only there, instead of running out of its card (a word that fits is never broken).
+globalStyle("body", { "@media": { [breakpoints.zoomedPhone]: { overflowWrap: "anywhere", hyphens: "auto" } } });
 
 globalStyle("h1, h2, h3, p, ul, dl, dd", { margin: 0 });
 globalStyle("h1, h2, h3", { fontFamily: vars.font.display, lineHeight: 1.15, letterSpacing: "-0.01em" });

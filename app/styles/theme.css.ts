@@ -47,6 +47,12 @@ export const breakpoints = {
   narrowPhone: "screen and (max-width: 479px)",
   /** Below it (a 320 px phone, a 360 px one with a classic scrollbar) the header drops its logo mark: its room goes to the name. */
   smallestPhone: "screen and (max-width: 359px)",
+  /**
+   * Below it (a 360 px phone at 200 % zoom lays out at 180 px; below 300 px the studio's full name no
+   * longer fits beside Book Now) Book Now moves from the header into the menu, and cards, headings and
+   * buttons give their padding to the text: nothing scrolls sideways, nothing covers anything (decision 027).
+   */
+  zoomedPhone: "screen and (max-width: 299px)",
   /** From it the gallery shows two photos a row (the `sizes` of its images follow the grid). */
   twoColumns: "screen and (min-width: 40rem)",
   /** From it the navigation sits in the header; below it, in the menu. */

@@ -1,5 +1,5 @@
 import { style } from "@vanilla-extract/css";
-import { vars } from "./theme.css";
+import { breakpoints, vars } from "./theme.css";
 
 /** Hidden on screen, read by screen readers. */
 export const visuallyHidden = style({
@@ -23,7 +23,15 @@ export const container = style({
 
 export const section = style({ paddingBlock: vars.space.section });
 
-export const sectionHeading = style({ fontSize: vars.fontSize.h2, marginBottom: vars.space.small });
+export const sectionHeading = style({
+  fontSize: vars.fontSize.h2,
+  marginBottom: vars.space.small,
+  // "Equipment" at the smallest h2 size is wider than a zoomed phone's column: a size down, and a
+  // word longer still is hyphenated rather than pushing the page sideways.
+  overflowWrap: "break-word",
+  hyphens: "auto",
+  "@media": { [breakpoints.zoomedPhone]: { fontSize: "1.5rem" } },
+});
 
 export const sectionIntro = style({
   color: vars.color.textMuted,
@@ -45,6 +53,7 @@ export const card = style({
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.large,
   padding: vars.space.large,
+  "@media": { [breakpoints.zoomedPhone]: { padding: vars.space.medium } },
 });
 
 /** "Skip to content": off screen until focused, then above the fixed header. */

@@ -1,6 +1,7 @@
 /**
  * Every document the site serves is valid HTML for the Nu HTML Checker (npm `vnu-jar`, Java 17+): the
- * home page, the 404, the router's error screen and each page a no-JavaScript form post answers with.
+ * home page, the 404, the router's error screen, the page a sent no-JavaScript form goes on to and each page
+ * a refused one answers with.
  * The checker refuses localhost URLs, so the pages are saved and checked in one run of the JVM.
  */
 import { execFile } from "node:child_process";
@@ -10,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { APIRequestContext } from "@playwright/test";
+import { SENT_PAGE } from "../../app/enquiry/outcome";
 import { expect, test } from "./fixtures";
 
 const VNU_JAR = path.join(path.dirname(createRequire(import.meta.url).resolve("vnu-jar/package.json")), "build/dist/vnu.jar");
@@ -41,7 +43,7 @@ async function documents(request: APIRequestContext) {
     home: await request.get("/"),
     "not-found": await request.get("/no/such/page"),
     "error-screen": await post("/not-a-page", {}),
-    "sent without JavaScript": await post("/?index", visitor(`Valid HTML ${stamp}`)),
+    "sent without JavaScript": await request.get(SENT_PAGE),
     "a required field blank": await post("/?index", { ...visitor(`Blank ${stamp}`), name: " " }),
     "an address mail servers refuse": await post("/?index", { ...visitor(`Dots ${stamp}`), email: "ada..lovelace@example.com" }),
   };

@@ -121,7 +121,7 @@ describe("the visitor's address at the no-JavaScript path", () => {
         .clone()
         .text()
         .then((t) => t.slice(0, 200)),
-    ).toBe(200);
+    ).toBe(303);
     const [row] = await db`select client_hash from contact_enquiries where project_title = ${title}`;
     return row!.client_hash as string;
   }
