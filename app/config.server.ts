@@ -21,9 +21,9 @@ import {
   publicUrlProblem,
   readSecret,
   secretProblem,
-} from "../supabase/functions/_shared/config-checks.ts";
-import { hostUrl, httpUrl, readShape, wholeNumber } from "../supabase/functions/_shared/config-shapes.ts";
-import { isDeliverableEmail } from "../supabase/functions/_shared/contact-message";
+} from "#shared/config-checks.ts";
+import { hostUrl, httpUrl, readShape, wholeNumber } from "#shared/config-shapes.ts";
+import { isDeliverableEmail } from "#shared/contact-message.ts";
 import type { PublicEnv, StudioConfig } from "./config.types";
 
 /** The longest the no-JS form's body may take to arrive (less where SERVER_REQUEST_TIMEOUT_MS leaves less). */

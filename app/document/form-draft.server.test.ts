@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { CONTACT_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
+import { CONTACT_FIELDS } from "#shared/contact-message.ts";
 import { inlineScriptHashes } from "./csp.server";
 import { keepFormDrafts } from "./form-draft.server";
 

@@ -4,8 +4,8 @@
  * at the end of its body. Done here, on the server, so it costs the page's JavaScript nothing, and
  * whether or not the page's hydration is deferred. Allowed by its hash like every inline script.
  */
+import { CONTACT_FIELDS } from "#shared/contact-message.ts";
 import { DRAFT_ATTRIBUTE, keepFormDraftSource } from "~/enquiry/form-draft.inline";
-import { CONTACT_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
 
 const DRAFT_FORM = new RegExp(`<form\\b[^>]*\\s${DRAFT_ATTRIBUTE}(=|\\s|>)`);
 

@@ -2,7 +2,7 @@
 // in its place, optional or required, one line or many, with its type and autocomplete, and no edit here.
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import type * as Contract from "../../supabase/functions/_shared/contact-message.ts";
+import type * as Contract from "#shared/contact-message.ts";
 import { ContactForm } from "./ContactForm";
 
 // Hoisted with the mocks that use it.
@@ -12,7 +12,7 @@ const EXTRA = vi.hoisted(() => [
 ]);
 
 // The contract with two entries added after the address (its derived lists made again from FIELDS).
-vi.mock("../../supabase/functions/_shared/contact-message.ts", async (importOriginal) => {
+vi.mock("#shared/contact-message.ts", async (importOriginal) => {
   const real = await importOriginal<typeof Contract>();
   const FIELDS = [...real.FIELDS.slice(0, 2), ...EXTRA, ...real.FIELDS.slice(2)];
   return {

@@ -2,10 +2,10 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import fc from "fast-check";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
+import { CONTACT_FIELDS, emptyMessage, REQUIRED_FIELDS } from "#shared/contact-message.ts";
 import { toasts } from "~/content";
 import { sendBeforeHydration, SEND_BEFORE_HYDRATION_GLOBAL } from "~/hydration/inline-send-before-hydration";
 import { ToastViewport } from "~/toasts/Toasts";
-import { CONTACT_FIELDS, emptyMessage, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
 import { unseenText } from "../../tests/unicode";
 import { ContactForm } from "./ContactForm";
 

@@ -1,12 +1,4 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import type { PublicEnv } from "~/config.types";
-import { contactForm, fill, toasts } from "~/content";
-import { INTENT_ATTRIBUTE } from "~/hydration/inline-script-loader";
-import { whenUntouched } from "~/hydration/run-when-untouched";
-import { useSendHandOver } from "~/hydration/use-send-hand-over";
-import { button } from "~/styles/button.css";
-import { visuallyHidden } from "~/styles/utilities.css";
-import { dismissSuccessToast, preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
 import {
   characterCount,
   CONTACT_FIELDS,
@@ -20,7 +12,15 @@ import {
   type ContactField,
   type ContactMessage,
   type FieldErrors,
-} from "../../supabase/functions/_shared/contact-message.ts";
+} from "#shared/contact-message.ts";
+import type { PublicEnv } from "~/config.types";
+import { contactForm, fill, toasts } from "~/content";
+import { INTENT_ATTRIBUTE } from "~/hydration/inline-script-loader";
+import { whenUntouched } from "~/hydration/run-when-untouched";
+import { useSendHandOver } from "~/hydration/use-send-hand-over";
+import { button } from "~/styles/button.css";
+import { visuallyHidden } from "~/styles/utilities.css";
+import { dismissSuccessToast, preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
 import * as styles from "./ContactForm.css";
 import { DRAFT_ATTRIBUTE } from "./form-draft.inline";
 import type { FormOutcome } from "./outcome";

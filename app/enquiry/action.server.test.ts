@@ -1,8 +1,8 @@
 // @vitest-environment node
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { emptyMessage, isIdempotencyKey } from "#shared/contact-message.ts";
 import { CROSS_SITE_HEADER } from "~/server/front-door.server";
-import { emptyMessage, isIdempotencyKey } from "../../supabase/functions/_shared/contact-message.ts";
 import { unseenText } from "../../tests/unicode";
 import { answerEnquiryForm, derivedKey, submitEnquiryForm } from "./action.server";
 import { SENT_PAGE_TARGET } from "./outcome";

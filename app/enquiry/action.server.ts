@@ -16,7 +16,6 @@
 import { createHash } from "node:crypto";
 import { json, redirect, type TypedResponse } from "@remix-run/node";
 import { FunctionsClient } from "@supabase/functions-js";
-import { CLIENT_ADDRESS_HEADER, CROSS_SITE_HEADER } from "~/server/front-door.server";
 import {
   CONTACT_FIELDS,
   emptyMessage,
@@ -27,8 +26,9 @@ import {
   parseContactMessage,
   RELAY_HEADERS,
   type ContactMessage,
-} from "../../supabase/functions/_shared/contact-message.ts";
-import { isUtf8Type, readBody } from "../../supabase/functions/_shared/read-body.ts";
+} from "#shared/contact-message.ts";
+import { isUtf8Type, readBody } from "#shared/read-body.ts";
+import { CLIENT_ADDRESS_HEADER, CROSS_SITE_HEADER } from "~/server/front-door.server";
 import { decodeFormBody } from "./form-body.server";
 import { OUTCOME_HTTP_STATUS, outcomeOfInvoke, SENT_PAGE_TARGET, type FormOutcome } from "./outcome";
 import { SEND_TIME_LIMITS_MS } from "./send-time-limits";

@@ -5,7 +5,7 @@
  * outcome. The browser shows the spec's toasts (ok, and "Something went wrong" for everything else,
  * with field errors beside their fields); the no-JS page gives each outcome its own notice.
  */
-import type { ContactMessage, EnquiryResult, FieldErrors } from "../../supabase/functions/_shared/contact-message.ts";
+import type { ContactMessage, EnquiryResult, FieldErrors } from "#shared/contact-message.ts";
 
 export type FormOutcome =
   /** Stored: the form is cleared and the spec's success text shows. */

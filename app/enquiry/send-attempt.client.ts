@@ -9,7 +9,7 @@
  * without the back/forward cache, its Send cut off on the way, sends the same values with the same key:
  * an enquiry that arrived is not stored twice.
  */
-import type { ContactMessage } from "../../supabase/functions/_shared/contact-message.ts";
+import type { ContactMessage } from "#shared/contact-message.ts";
 
 const STORAGE_KEY = "enquiry-attempt";
 type Attempt = { key: string; values: string };

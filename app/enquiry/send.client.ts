@@ -6,8 +6,8 @@
  * FormOutcome in outcome.ts, as on the no-JavaScript path.
  */
 import type { SupabaseClient } from "@supabase/supabase-js";
+import { ENQUIRY_HEADERS, FUNCTION_NAME, type ContactMessage } from "#shared/contact-message.ts";
 import type { PublicEnv } from "~/config.types";
-import { ENQUIRY_HEADERS, FUNCTION_NAME, type ContactMessage } from "../../supabase/functions/_shared/contact-message.ts";
 import { outcomeOfInvoke, type InvokeResult } from "./outcome";
 import { SEND_TIME_LIMITS_MS } from "./send-time-limits";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "#shared/contact-message.ts";
 import { contactForm } from "~/content";
-import { CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
 import { blankCheckSource, sendBeforeHydration, type SendBeforeHydration, type SendConfig } from "./inline-send-before-hydration";
 
 let page = 0;

@@ -19,8 +19,8 @@
  * there on "Sending..." nor post the page later, from under the page the visitor went to.
  * It must stay self-contained: it is serialised into the page with `Function.prototype.toString`.
  */
+import { BLANK_RULE_SOURCE, CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "#shared/contact-message.ts";
 import { contactForm } from "~/content";
-import { BLANK_RULE_SOURCE, CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "../../supabase/functions/_shared/contact-message.ts";
 import { REACT_HEARS_INPUT_ATTRIBUTES } from "./guard-input-from-react";
 import { HURRY_EVENT, INTENT_ATTRIBUTE, SCRIPTS_FAILED_EVENT } from "./inline-script-loader";
 

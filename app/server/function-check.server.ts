@@ -13,7 +13,7 @@
  */
 // Node's timers (also under Deno, whose tests call this): a retry must not keep a stopping site alive.
 import { setTimeout } from "node:timers";
-import { FUNCTION_NAME, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
+import { FUNCTION_NAME, RELAY_HEADERS } from "#shared/contact-message.ts";
 
 export type FunctionCheck =
   | { state: "not-checked-yet" }

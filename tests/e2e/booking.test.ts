@@ -1,8 +1,8 @@
 import type { Locator, Page } from "@playwright/test";
+import { CONTACT_FIELDS, type ContactField } from "#shared/contact-message.ts";
 import { contactForm, faq, fill as fillIn, formNotices, toasts } from "../../app/content";
 import { SEND_TIME_LIMITS_MS } from "../../app/enquiry/send-time-limits";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { CONTACT_FIELDS, type ContactField } from "../../supabase/functions/_shared/contact-message.ts";
 import {
   answeredWith,
   expect,

@@ -9,6 +9,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CONTACT_FIELDS, emptyMessage } from "#shared/contact-message.ts";
 import {
   contactForm,
   contactSection,
@@ -21,7 +22,6 @@ import {
   toasts,
 } from "../../app/content";
 import { LOCAL_STUDIO } from "../../scripts/local-stack/environment.mjs";
-import { CONTACT_FIELDS, emptyMessage } from "../../supabase/functions/_shared/contact-message.ts";
 import { until, type Driver, type Launch } from "./driver";
 
 const VIEWPORTS = [

@@ -3,9 +3,9 @@
 // resolver is pointed at it through MAIL_DNS_SERVER, as the README documents. No internet, no mock.
 import dns2 from "dns2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isLocalOrExampleHost } from "#shared/config-checks.ts";
 import { isDocumentationDomain, mailDomainChecks, mailResolver } from "../../scripts/deploy/mail-domain.mjs";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
-import { isLocalOrExampleHost } from "../../supabase/functions/_shared/config-checks.ts";
 import { runVerify } from "./run-verify";
 
 const { Packet } = dns2;

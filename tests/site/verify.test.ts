@@ -7,11 +7,11 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENQUIRY_HEADERS } from "#shared/contact-message.ts";
 import { hasNginx } from "../../scripts/local-stack/cdn.mjs";
 import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
 import { startStack, type Stack } from "../../scripts/local-stack/stack.mjs";
-import { ENQUIRY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 import { runVerify } from "./run-verify";
 
 let stack: Stack;

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, test } from "vitest";
+import { ENQUIRY_HEADERS, RELAY_HEADERS } from "#shared/contact-message.ts";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
-import { ENQUIRY_HEADERS, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 import { freePorts, type Ports, stackFolder, startStack, until } from "./start-stack.ts";
 
 type Stack = Awaited<ReturnType<typeof startStack>>;

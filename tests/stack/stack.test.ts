@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { afterAll as after, beforeAll as before, describe, test } from "vitest";
-import { ENQUIRY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
+import { ENQUIRY_HEADERS } from "#shared/contact-message.ts";
 import { freePorts, type Ports, stackFolder, startStack, until } from "./start-stack.ts";
 
 const folder = stackFolder();
