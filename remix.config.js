@@ -2,7 +2,9 @@
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/*.css.ts"],
   serverModuleFormat: "esm",
-  // The function's contract lives in supabase/functions/_shared and is imported by relative path.
+  // The function's contract lives in supabase/functions/_shared and is imported as `#shared/*`
+  // (package.json "imports"): bundled into the server build like the app's own code, not left to Node.
+  serverDependenciesToBundle: [/^#shared\//],
   watchPaths: ["supabase/functions/_shared/**/*.ts"],
   future: {
     v3_fetcherPersist: true,

@@ -61,9 +61,10 @@ export async function renderDocument(request: Request, status: number, headers: 
     // An error document (a route error: a method a page does not take, a loader that threw) is read,
     // not used: it goes without the framework's scripts, and so without the router's state (the error's
     // own text, the framework's settings) that they would carry (decision 024).
-    const html = errors
-      ? withoutScripts(rendered.html)
-      : keepFormDrafts(handle.hydrate === "on-intent" ? deferHydration(rendered.html) : rendered.html);
+    const html =
+      errors || handle.hydrate === "never"
+        ? withoutScripts(rendered.html)
+        : keepFormDrafts(handle.hydrate === "on-intent" ? deferHydration(rendered.html) : rendered.html);
     document = {
       html,
       etag: etagOf(html),
