@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import net from "node:net";
 import { messageIdOf } from "../../supabase/functions/send-contact-email/mailer.ts";
-import { parseMailbox } from "../../supabase/functions/send-contact-email/sender.ts";
+import { parseNamedAddress } from "../../supabase/functions/send-contact-email/sender.ts";
 import { startResendStandIn } from "./resend-standin.ts";
 import {
   attemptsAbout,
@@ -98,7 +98,7 @@ test("a delivery retried after a lost acknowledgement carries the first attempt'
   const once = mails.filter(to(lost.kind === "studio" ? "confirmation" : "studio"));
   assert.equal(twice.length, 2, "the catcher took the first attempt, and the retry");
   assert.equal(once.length, 1);
-  const from = parseMailbox(fn.config.mailFrom);
+  const from = parseNamedAddress(fn.config.mailFrom);
   assert.deepEqual(messageIds(twice), [messageIdOf(`${id}:${lost.kind}`, from), messageIdOf(`${id}:${lost.kind}`, from)]);
   assert.notEqual(messageIds(once)[0], messageIds(twice)[0], "the other delivery is another message");
   assert.match(messageIds(twice)[0]!, new RegExp(`^<${id}\\.${lost.kind}@${from.address.split("@")[1]!.replaceAll(".", "\\.")}>$`));
@@ -128,7 +128,7 @@ test("over Resend every attempt of a delivery carries the same Message-ID header
   assert.equal((await callRedeliver(fn)).status, 200);
   await makeDue(t);
   await callRedeliver(fn);
-  const from = parseMailbox(fn.config.mailFrom);
+  const from = parseNamedAddress(fn.config.mailFrom);
   for (const kind of ["studio", "confirmation"]) {
     const attempts = resend.attempts.filter((a) => a.key === `${id}:${kind}`);
     assert.ok(attempts.length >= 2, `${kind}: ${attempts.length} attempts`);

@@ -2,7 +2,7 @@
 import nodemailer from "nodemailer";
 import type { MailConfig } from "./config.ts";
 import type { Email } from "./emails.ts";
-import { type Mailbox, parseMailbox } from "./sender.ts";
+import { type NamedAddress, parseNamedAddress } from "./sender.ts";
 
 /** What a mail is about, so a failure the provider reports later (a webhook) finds its delivery. */
 export type MailTags = { enquiry: string; kind: "studio" | "confirmation" } | { digest: true };
@@ -46,12 +46,12 @@ export class MailError extends Error {
 
 export function createMailer(config: MailConfig, from: string, timeoutMs: number): Mailer | undefined {
   if (config.transport === "none") return undefined;
-  const sender = parseMailbox(from);
+  const sender = parseNamedAddress(from);
   return config.transport === "resend" ? resendMailer(config, sender, timeoutMs) : smtpMailer(config, sender, timeoutMs);
 }
 
 /** MAIL_FROM's address, with the mail's own display name where it has one (the notification's). */
-function senderOf(from: Mailbox, email: Email): Mailbox {
+function senderOf(from: NamedAddress, email: Email): NamedAddress {
   return { name: email.fromName ?? from.name, address: from.address };
 }
 
@@ -61,7 +61,7 @@ function senderOf(from: Mailbox, email: Email): Mailbox {
  * acknowledgement, is then the same message to the reader's mail client, which shows it once
  * (docs/decisions/023). The key's characters outside an RFC 5322 dot-atom (its colon) become dots.
  */
-export function messageIdOf(key: string, from: Mailbox): string {
+export function messageIdOf(key: string, from: NamedAddress): string {
   const local = key
     .replace(/[^A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]/g, ".")
     .replace(/\.{2,}/g, ".")
@@ -70,7 +70,7 @@ export function messageIdOf(key: string, from: Mailbox): string {
 }
 
 /** "Name" <address> for Resend's `from` (the name holds no quote or backslash: sender.ts). */
-function formatMailbox({ name, address }: Mailbox): string {
+function formatNamedAddress({ name, address }: NamedAddress): string {
   return name ? `"${name.replace(/["\\]/g, "")}" <${address}>` : address;
 }
 
@@ -110,7 +110,7 @@ export function smtpFailure(error: { responseCode?: number; command?: string }):
   return "temporary";
 }
 
-function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from: Mailbox, timeoutMs: number): Mailer {
+function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from: NamedAddress, timeoutMs: number): Mailer {
   return {
     async send(email, key, tags) {
       let response: Response;
@@ -124,7 +124,7 @@ function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from
             "Idempotency-Key": key,
           },
           body: JSON.stringify({
-            from: formatMailbox(senderOf(from, email)),
+            from: formatNamedAddress(senderOf(from, email)),
             to: [email.to],
             reply_to: email.replyTo,
             subject: email.subject,
@@ -159,7 +159,7 @@ function resendMailer(config: Extract<MailConfig, { transport: "resend" }>, from
   };
 }
 
-function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: Mailbox, timeoutMs: number): Mailer {
+function smtpMailer(config: Extract<MailConfig, { transport: "smtp" }>, from: NamedAddress, timeoutMs: number): Mailer {
   const transport = nodemailer.createTransport({
     host: config.host,
     port: config.port,

@@ -9,10 +9,11 @@ import type { ConfigProblem } from "../_shared/config-checks.ts";
 import { headerText, shorten } from "./emails.ts";
 import { mailboxOf } from "./mailbox.ts";
 
-export type Mailbox = { name: string; address: string };
+/** A display name and an address, as in a From header ("mailbox" here means the account an address delivers to: mailbox.ts). */
+export type NamedAddress = { name: string; address: string };
 
 /** "Name <address>" or a bare address, as MAIL_FROM is written (config.ts checked the address). */
-export function parseMailbox(value: string): Mailbox {
+export function parseNamedAddress(value: string): NamedAddress {
   const angle = /^(.*?)\s*<([^<>]*)>\s*$/.exec(value.trim());
   if (!angle) return { name: "", address: value.trim() };
   return { name: angle[1]!.trim().replace(/^"(.*)"$/, "$1"), address: angle[2]!.trim() };
@@ -48,7 +49,7 @@ export function notificationSenderName(visitorName: string, studioName: string):
  * refusal (a studio that mails itself from its inbox still gets its enquiries, just less surely).
  */
 export function senderWarnings(mailFrom: string, studioInbox: string): ConfigProblem[] {
-  const { address } = parseMailbox(mailFrom);
+  const { address } = parseNamedAddress(mailFrom);
   if (!address.includes("@") || !studioInbox.includes("@")) return [];
   if (mailboxOf(address.toLowerCase()) !== mailboxOf(studioInbox.toLowerCase())) return [];
   return [

@@ -5,7 +5,8 @@ import type { Limits } from "./config.ts";
 
 export type DeliveryKind = "studio" | "confirmation";
 
-export type SubmitOutcome =
+/** What became of one submit_enquiry call (its SQL column is still named `outcome`; the app's one outcome type is FormOutcome). */
+export type Submission =
   /**
    * held: stored, but past the global rate its mails wait (a digest for the studio, confirmations paused).
    * claimed: the new enquiry's due mails, already claimed for the caller to send now (submit's `claim`).
@@ -106,7 +107,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       clientHash: string,
       limits: Limits,
       { claim, quick = false }: { claim: boolean; quick?: boolean },
-    ): Promise<SubmitOutcome> {
+    ): Promise<Submission> {
       const [row] = await sql<
         {
           outcome: string;
