@@ -13,7 +13,9 @@
  */
 // Node's timers (also under Deno, whose tests call this): a retry must not keep a stopping site alive.
 import { setTimeout } from "node:timers";
-import { FUNCTION_NAME, RELAY_HEADERS } from "#shared/contact-message.ts";
+// By relative path, not #shared/*: the function's Deno tests import this module too (tests/function/security.test.ts),
+// and the function's import map, which is deployed with it, stays free of the site's alias.
+import { FUNCTION_NAME, RELAY_HEADERS } from "../../supabase/functions/_shared/contact-message.ts";
 
 export type FunctionCheck =
   | { state: "not-checked-yet" }
