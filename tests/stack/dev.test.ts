@@ -100,7 +100,7 @@ describe("npm run dev", () => {
   test("an edit of the function restarts it with the change", async () => {
     const url = `http://127.0.0.1:${ports.function}/functions/v1/send-contact-email/nowhere`;
     expect(await (await fetch(url)).json()).toMatchObject({ message: "Not found." });
-    edit("supabase/functions/send-contact-email/handler.ts", `notFound: "Not found."`, `notFound: "Not found (edited)."`);
+    edit("supabase/functions/send-contact-email/http.ts", `message: "Not found."`, `message: "Not found (edited)."`);
     await expect
       .poll(
         async () =>

@@ -4,7 +4,7 @@
 // with exit code 1, no process left and every port free; caught mail survives the catcher's restart.
 // Run with `npx vitest run --project stack tests/stack/supervision.test.ts` (Linux: signals and /proc).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import { ENQUIRY_HEADERS } from "#shared/contact-message.ts";
@@ -14,6 +14,13 @@ import { REDELIVERY_SECRET_HEADER } from "../../scripts/local-stack/schedule.mjs
 import { REDELIVERY_SECRET_HEADER as FUNCTION_REDELIVERY_HEADER } from "../../supabase/functions/send-contact-email/health.ts";
 import { descendants, isCatcher, isFunction, isPostmaster, part, stillRunning } from "./process-tree.ts";
 import { freePorts, type Ports, stackFolder, startStack, until } from "./start-stack.ts";
+
+/** The baseline migration, whatever its date (decision 021): the one that schedules redelivery. */
+const MIGRATIONS = path.resolve(import.meta.dirname, "../../supabase/migrations");
+const BASELINE_MIGRATION = path.join(
+  MIGRATIONS,
+  readdirSync(MIGRATIONS).find((name) => name.endsWith("_baseline.sql"))!,
+);
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 type Caught = { headers: Record<string, string> };
@@ -114,7 +121,7 @@ describe("npm run stack when a part dies or stalls", () => {
 
   test("the schedule calls what pg_cron calls in production: the same header and body to /redeliver", () => {
     assert.equal(REDELIVERY_SECRET_HEADER, FUNCTION_REDELIVERY_HEADER);
-    const baseline = readFileSync(path.resolve(import.meta.dirname, "../../supabase/migrations/20261126000000_baseline.sql"), "utf8");
+    const baseline = readFileSync(BASELINE_MIGRATION, "utf8");
     const job = /perform cron\.schedule\([\s\S]*?\$job\$([\s\S]*?)\$job\$/.exec(baseline)?.[1] ?? "";
     assert.match(job, /\|\| '\/redeliver'/);
     assert.match(job, new RegExp(`'${REDELIVERY_SECRET_HEADER}'`));
