@@ -22,4 +22,9 @@ export const figure = style({
   background: vars.color.surface,
 });
 
+// The `sizes` of the photos: the grid's columns above, one on phones, two from twoColumns, three (each under
+// 23rem) at the content's full width. Made here, at build time, so the page's scripts carry the string only.
+const media = (query: string) => query.replace(/^screen and /, "");
+export const sizes = `${media(breakpoints.fullWidth)} 23rem, ${media(breakpoints.twoColumns)} 50vw, 100vw`;
+
 export const image = style({ width: "100%", aspectRatio: "4 / 3", objectFit: "cover" });

@@ -1,15 +1,10 @@
 import { gallery, gallerySection } from "~/content";
-import { breakpoints } from "~/styles/theme.css";
 import * as styles from "./Gallery.css";
 import { Section } from "./Section";
 
 /** Widths made by `npm run images` (scripts/assets/images.mjs). */
 const WIDTHS = [480, 800, 1200] as const;
 const srcSet = (name: string, format: "avif" | "webp") => WIDTHS.map((w) => `/photos/${name}-${w}.${format} ${w}w`).join(", ");
-// The grid's columns (Gallery.css.ts): one on phones, two from twoColumns, three (each under 23rem) at
-// the content's full width.
-const media = (query: string) => query.replace(/^screen and /, "");
-const SIZES = `${media(breakpoints.fullWidth)} 23rem, ${media(breakpoints.twoColumns)} 50vw, 100vw`;
 
 export function Gallery() {
   return (
@@ -19,12 +14,12 @@ export function Gallery() {
           <li key={photo.src}>
             <figure className={styles.figure}>
               <picture>
-                <source type="image/avif" srcSet={srcSet(photo.src, "avif")} sizes={SIZES} />
+                <source type="image/avif" srcSet={srcSet(photo.src, "avif")} sizes={styles.sizes} />
                 <img
                   className={styles.image}
                   src={`/photos/${photo.src}-800.webp`}
                   srcSet={srcSet(photo.src, "webp")}
-                  sizes={SIZES}
+                  sizes={styles.sizes}
                   width={1200}
                   height={900}
                   alt={photo.alt}

@@ -1,7 +1,8 @@
 /** Title, description, social cards and structured data for the home page, all from content + config. */
 import type { MetaDescriptor } from "@remix-run/node";
 import type { StudioConfig } from "~/config.types";
-import { amountsOf, contactSection, faq, hero, money, packages, services } from "~/content";
+import { hero } from "~/content";
+import { structuredData } from "./structured-data.server";
 
 export const SOCIAL_IMAGE = { path: "/og-image.png", width: 1200, height: 630 } as const;
 
@@ -26,84 +27,20 @@ export function pageMeta({ studio, description }: { studio: StudioConfig; descri
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
     { name: "twitter:image", content: image },
-    { "script:ld+json": structuredData(studio) },
+    ...structuredDataMeta(studio, image),
   ];
 }
 
-/** schema.org LocalBusiness (a RecordingStudio is not a schema.org type) plus FAQPage. */
-export function structuredData(studio: StudioConfig) {
-  const amounts = [...services.flatMap((service) => amountsOf(service.price)), ...packages.map((pkg) => pkg.price)];
-  return {
-    "@context": "https://schema.org",
-    "@graph": [
-      {
-        "@type": "LocalBusiness",
-        "@id": `${studio.siteUrl}/#studio`,
-        name: studio.name,
-        description: hero.tagline,
-        url: `${studio.siteUrl}/`,
-        image: `${studio.siteUrl}${SOCIAL_IMAGE.path}`,
-        email: studio.email,
-        priceRange: `${money(Math.min(...amounts))} - ${money(Math.max(...amounts))}`,
-        address: {
-          "@type": "PostalAddress",
-          streetAddress: studio.address.street,
-          addressLocality: studio.address.locality,
-          addressRegion: studio.address.region,
-          postalCode: studio.address.postalCode,
-          addressCountry: studio.address.country,
-        },
-        // Open every day, all day: what the contact section's hours card says (its text is the description).
-        openingHoursSpecification: {
-          "@type": "OpeningHoursSpecification",
-          dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
-          opens: "00:00",
-          closes: "23:59",
-          description: contactSection.hoursCard.hours,
-        },
-        sameAs: [studio.socialUrl],
-        makesOffer: [
-          ...services.map((service) => ({
-            "@type": "Offer",
-            name: service.title,
-            description: service.description,
-            priceCurrency: "CAD",
-            ...("per" in service.price
-              ? {
-                  price: service.price.amount,
-                  priceSpecification: {
-                    "@type": "UnitPriceSpecification",
-                    price: service.price.amount,
-                    priceCurrency: "CAD",
-                    unitText: service.price.per,
-                  },
-                }
-              : {
-                  priceSpecification: {
-                    "@type": "PriceSpecification",
-                    minPrice: service.price.from,
-                    maxPrice: service.price.to,
-                    priceCurrency: "CAD",
-                  },
-                }),
-          })),
-          ...packages.map((pkg) => ({
-            "@type": "Offer",
-            name: pkg.title,
-            description: `${pkg.description} ${pkg.savingsText}.`,
-            price: pkg.price,
-            priceCurrency: "CAD",
-          })),
-        ],
-      },
-      {
-        "@type": "FAQPage",
-        mainEntity: faq.map((item) => ({
-          "@type": "Question",
-          name: item.question,
-          acceptedAnswer: { "@type": "Answer", text: item.answer },
-        })),
-      },
-    ],
-  };
+const LD_JSON = 'script[type="application/ld+json"]';
+
+/**
+ * The structured data is built on the server only: the browser bundle gets an empty stand-in for a `.server`
+ * module (Remix), which keeps the builder and the prices it walks out of the scripts loaded on intent. In the
+ * browser (hydration re-runs meta) it is read back from the page the server rendered, so React sees the same
+ * script; after a client-side navigation from a page without it, there is none to read and none is rendered.
+ */
+function structuredDataMeta(studio: StudioConfig, image: string): MetaDescriptor[] {
+  if (typeof structuredData === "function") return [{ "script:ld+json": structuredData(studio, image) }];
+  const rendered = document.querySelector(LD_JSON)?.textContent;
+  return rendered ? [{ "script:ld+json": JSON.parse(rendered) as unknown }] : [];
 }

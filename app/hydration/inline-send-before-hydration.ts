@@ -19,7 +19,7 @@
  * there on "Sending..." nor post the page later, from under the page the visitor went to.
  * It must stay self-contained: it is serialised into the page with `Function.prototype.toString`.
  */
-import { BLANK_RULE_SOURCE, CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "#shared/contact-message.ts";
+import { blankRuleSource, CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "#shared/contact-message.ts";
 import { contactForm } from "~/content";
 import { REACT_HEARS_INPUT_ATTRIBUTES } from "./guard-input-from-react";
 import { HURRY_EVENT, INTENT_ATTRIBUTE, SCRIPTS_FAILED_EVENT } from "./inline-script-loader";
@@ -151,7 +151,7 @@ export function sendBeforeHydrationSource() {
 
 /** The contract's `isBlank` as the inline script carries it: the same function, with its patterns written in. */
 export function blankCheckSource() {
-  return `(value) => (${isBlank.toString()})(value, ${BLANK_RULE_SOURCE})`;
+  return `(value) => (${isBlank.toString()})(value, ${blankRuleSource()})`;
 }
 
 /** The page's offer, or undefined where the page did not inline it (component tests, other documents). */

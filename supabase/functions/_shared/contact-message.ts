@@ -218,8 +218,11 @@ export function isBlank(value: string, rule = { invisible: INVISIBLE, nothingToR
   return rule.nothingToRead.test(value.replace(rule.invisible, ""));
 }
 
-/** The patterns `isBlank` takes, as the page's inline script writes them (regular expression literals). */
-export const BLANK_RULE_SOURCE = `{ invisible: ${INVISIBLE}, nothingToRead: ${NOTHING_TO_READ} }`;
+/**
+ * The patterns `isBlank` takes, as the page's inline script writes them (regular expression literals). A
+ * function, not a constant: only the server writes it, and a constant's template would stay in the browser's bundle.
+ */
+export const blankRuleSource = () => `{ invisible: ${INVISIBLE}, nothingToRead: ${NOTHING_TO_READ} }`;
 
 /**
  * A field's text in one form, whichever path it came through: a form post sends line breaks as CRLF,
