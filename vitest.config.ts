@@ -41,7 +41,7 @@ export default defineConfig({
           environment: "node",
           include: ["tests/engines/**/*.test.ts"],
           globalSetup: ["tests/engines/stack.setup.ts"],
-          testTimeout: 120_000,
+          testTimeout: 240_000,
           hookTimeout: 120_000,
           fileParallelism: false,
         },

@@ -16,8 +16,11 @@ export function securityHeaders({ production }: { production: boolean }): Record
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
     // What is not a document runs nothing, is framed nowhere (an SVG or a JSON answer opened as a
-    // page included); documents send their own policy (app/document/csp.server.ts).
-    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    // page included); documents send their own policy (app/document/csp.server.ts). A file opened on its
+    // own is still shown the browser's way: its viewer's stylesheet (WebKit's for plain text) and the
+    // site's icon (Firefox asks for it) are let through, scripts never.
+    "Content-Security-Policy":
+      "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     // Production only: a developer's browser must not be held to HTTPS for localhost by `npm run dev`.
     ...(production ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" } : {}),
   };

@@ -90,6 +90,10 @@ test.describe("booking form (JavaScript on)", () => {
         }
       }, 20);
     }, HYDRATED_ATTRIBUTE);
+    // The scripts are held until the form has posted: the page hydrates only once the post is on its way.
+    let releaseScripts!: () => void;
+    const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route("**/build/**/*.js", async (route) => (await scriptsHeld, route.continue()));
     const hydration = page.waitForEvent("console", { predicate: (m) => m.text() === "hydrated", timeout: 20_000 });
     await page.goto("/");
     await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
@@ -101,6 +105,7 @@ test.describe("booking form (JavaScript on)", () => {
     // The form posts without JavaScript, as a Send pressed before hydration does when React has not
     // taken the form over within its deadline (app/hydration/inline-send-before-hydration.ts).
     await form.evaluate((el: HTMLFormElement) => HTMLFormElement.prototype.submit.call(el));
+    releaseScripts();
     await hydration;
     expect((await rows(stack, t)).length).toBe(0);
     const answer = page.waitForResponse((r) => r.url().endsWith("/functions/v1/send-contact-email") && r.request().method() === "POST");
