@@ -174,14 +174,6 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       await sql`select private.record_refused_address(${mailbox}, ${reason})`;
     },
 
-    /** A failure the provider reported later; returns the kind of the delivery it found, if any. */
-    async recordReportedFailure(failure: ReportedFailure): Promise<DeliveryKind | undefined> {
-      const [row] = await sql<{ kind: DeliveryKind | null }[]>`select private.record_reported_failure(
-          ${failure.providerId ?? null}, ${failure.enquiryId ?? null}::uuid, ${failure.kind ?? null}, ${failure.mailbox ?? null},
-          ${failure.source}, ${failure.reason}) as kind`;
-      return row?.kind ?? undefined;
-    },
-
     /** Claims up to `limit` held studio mails, oldest first, to go out as one digest. */
     async claimDigest(limit: number): Promise<HeldEnquiry[]> {
       const rows = await sql<{ enquiry: EnquiryRow }[]>`
@@ -273,7 +265,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
     },
 
     /**
-     * recordReportedFailure, once per webhook event: `eventId` (Resend's svix-id) is recorded in the
+     * A failure the provider reported later (private.record_reported_failure), once per webhook event: `eventId` (Resend's svix-id) is recorded in the
      * same statement, so a repeat of the event changes nothing ("duplicate"), and a failure leaves it
      * unrecorded for the provider to send again. Ids older than `keepSeconds` are pruned, a bounded
      * batch at a time, as new ones arrive (private.processed_webhook_events).
