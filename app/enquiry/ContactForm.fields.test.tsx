@@ -3,12 +3,13 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type * as Contract from "#shared/contact-message.ts";
+import { FIELDS } from "#shared/contact-message.ts";
 import { ContactForm } from "./ContactForm";
 
 // Hoisted with the mocks that use it.
 const EXTRA = vi.hoisted(() => [
   { name: "phone", label: "Phone", required: false, limit: 30, lines: "one", autocomplete: "tel", inputType: "tel" },
-  { name: "budget", label: "Budget", required: true, limit: 50, lines: "many", inputType: "text" },
+  { name: "budget", label: "Budget", required: true, limit: 50, lines: "many", autocomplete: "off", inputType: "text" },
 ]);
 
 // The contract with two entries added after the address (its derived lists made again from FIELDS).
@@ -51,6 +52,7 @@ describe("the form's fields", () => {
     const budget = screen.getByLabelText(/^Budget/);
     expect(budget.tagName).toBe("TEXTAREA");
     expect(budget).toBeRequired();
+    for (const { name, autocomplete } of FIELDS) expect(document.querySelector(`form [name="${name}"]`), name).toHaveAttribute("autocomplete", autocomplete);
     expect(screen.getByLabelText(/^Project Details/)).not.toBeRequired();
   });
 });

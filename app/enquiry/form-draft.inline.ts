@@ -4,7 +4,7 @@
  * - a page that comes back without the back/forward cache (Chromium in tests, a page the browser
  *   evicted) gets back only the fields whose value differs from their default, and hydration makes
  *   the typed text the default (React sets `defaultValue`), so name and e-mail come back empty;
- * - fields with `autocomplete="off"` (Project Title) are never restored, and WebKit clears them even
+ * - fields with `autocomplete="off"` (the message: Project Title and Details) are never restored, and WebKit clears them even
  *   when the page comes back from the back/forward cache.
  * So the form keeps its own draft: saved in sessionStorage (this tab only, gone when it closes) as the
  * visitor types and when the page is left or hidden, put back into empty fields when the visitor

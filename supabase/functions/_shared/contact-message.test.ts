@@ -6,6 +6,7 @@ import {
   characterCount,
   emptyMessage,
   FIELD_LIMITS,
+  FIELD_SPECS,
   firstInvalidField,
   hasRequiredFields,
   isBlank,
@@ -192,6 +193,12 @@ describe("the contact message contract", () => {
   it("points at the first invalid field in form order", () => {
     expect(firstInvalidField({ projectTitle: "x", email: "y" })).toBe("email");
     expect(firstInvalidField({})).toBeUndefined();
+  });
+
+  it("the message itself is the visitor's to send once: the browser neither offers it nor brings it back on Back (autocomplete off)", () => {
+    // Without JavaScript, Back from the result page shows the form the visitor sent from (decision 027).
+    expect(FIELD_SPECS.projectTitle.autocomplete).toBe("off");
+    expect(FIELD_SPECS.projectDetails.autocomplete).toBe("off");
   });
 
   it("recognises idempotency keys", () => {

@@ -23,8 +23,13 @@ export type FieldSpec = {
   readonly limit: number;
   /** One line (an input; line breaks and every control character refused) or many (a textarea). */
   readonly lines: "one" | "many";
-  /** The control's autocomplete (none: the browser's default), and its type (an input's; a textarea has none). */
-  readonly autocomplete?: string;
+  /**
+   * The control's autocomplete: an autofill token for what the browser knows of the visitor ("name",
+   * "email", "tel"), or "off" for the message itself, which the browser then neither offers nor brings
+   * back into the form on Back after a send without JavaScript (decision 027). Every field says which.
+   */
+  readonly autocomplete: string;
+  /** The control's type (an input's; a textarea has none). */
   readonly inputType: "text" | "email" | "tel";
 };
 
@@ -39,7 +44,7 @@ export const FIELDS = [
   { name: "name", label: "Name", required: true, limit: 100, lines: "one", autocomplete: "name", inputType: "text" },
   { name: "email", label: "Email", required: true, limit: MAX_EMAIL_LENGTH, lines: "one", autocomplete: "email", inputType: "email" },
   { name: "projectTitle", label: "Project title", required: true, limit: 200, lines: "one", autocomplete: "off", inputType: "text" },
-  { name: "projectDetails", label: "Project details", required: false, limit: 5000, lines: "many", inputType: "text" },
+  { name: "projectDetails", label: "Project details", required: false, limit: 5000, lines: "many", autocomplete: "off", inputType: "text" },
 ] as const satisfies readonly FieldSpec[];
 
 export type ContactField = (typeof FIELDS)[number]["name"];
