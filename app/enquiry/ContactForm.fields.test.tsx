@@ -52,7 +52,8 @@ describe("the form's fields", () => {
     const budget = screen.getByLabelText(/^Budget/);
     expect(budget.tagName).toBe("TEXTAREA");
     expect(budget).toBeRequired();
-    for (const { name, autocomplete } of FIELDS) expect(document.querySelector(`form [name="${name}"]`), name).toHaveAttribute("autocomplete", autocomplete);
+    for (const { name, autocomplete } of FIELDS)
+      expect(document.querySelector(`form [name="${name}"]`), name).toHaveAttribute("autocomplete", autocomplete);
     expect(screen.getByLabelText(/^Project Details/)).not.toBeRequired();
   });
 });
