@@ -77,7 +77,8 @@ export function functionEnvironment({ databaseUrl, smtpPort, siteOrigins }) {
     STUDIO_NAME: LOCAL_STUDIO.name,
     ALLOWED_ORIGINS: siteOrigins.join(","),
     // Locally every caller is 127.0.0.1 and no platform sets an address header: the site's relay
-    // vouches for no-JS visitors, and browser calls are counted against the global cap only.
+    // vouches for no-JS visitors; a browser's call has no per-sender limit and counts against the
+    // global rate as a sender of its own (submit_enquiry); the per-mailbox confirmation budget still holds.
     CLIENT_IP_HEADER: "cf-connecting-ip",
     IP_HASH_SALT: LOCAL_SECRETS.ipHashSalt,
     REDELIVERY_SECRET: LOCAL_SECRETS.redelivery,

@@ -193,6 +193,8 @@ test.describe("home page", () => {
   });
 
   test("keeps a screenshot of the whole page", async ({ page }, testInfo) => {
+    // A full-page screenshot is painted in software here: on a busy machine it alone can take 20 s.
+    test.slow();
     await page.goto("/");
     await hydrated(page);
     // Load every lazy photo before the full-page shot.

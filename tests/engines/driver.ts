@@ -17,6 +17,10 @@ export type Driver = {
   type(text: string): Promise<void>;
   /** The browser's Back button; resolves once the previous page is there again. */
   back(): Promise<void>;
+  /** The browser's Forward button; resolves once the next page is there again. */
+  forward(): Promise<void>;
+  /** The browser's Reload button; resolves once the page has loaded again. */
+  reload(): Promise<void>;
   /** The page's console errors and uncaught exceptions since the last call, and forgets them. */
   takeConsoleErrors(): Promise<string[]>;
   screenshot(path: string): Promise<void>;
@@ -25,6 +29,21 @@ export type Driver = {
 
 /** A driver, or why this machine cannot run the engine (the journey is then skipped, saying so). */
 export type Launch = { driver: Driver } | { missing: string };
+
+/**
+ * `scripts: false`: the browser runs none of the page's scripts, as for a visitor with JavaScript off;
+ * the driver's own `evaluate` still reads and moves the page (Firefox: an isolated realm; WebKit: the
+ * automation's world with the page's script elements off).
+ */
+export type LaunchOptions = { scripts: boolean };
+
+/** Marks the document, so that a wait can tell the next document (a reload of the same address) from it. */
+export function markDocument() {
+  document.documentElement.setAttribute("data-driver-seen", "");
+}
+export function isNewDocument() {
+  return !document.documentElement.hasAttribute("data-driver-seen") && document.readyState === "complete";
+}
 
 /**
  * Brings an element to the middle of the screen at once, before a click: the page scrolls smoothly

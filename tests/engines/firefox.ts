@@ -5,11 +5,11 @@
  */
 import { existsSync } from "node:fs";
 import puppeteer from "puppeteer-core";
-import { scrollToCentre, until, type Launch } from "./driver";
+import { isNewDocument, markDocument, scrollToCentre, until, type Launch, type LaunchOptions } from "./driver";
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 
-export async function launchFirefox(): Promise<Launch> {
+export async function launchFirefox({ scripts }: LaunchOptions = { scripts: true }): Promise<Launch> {
   if (!existsSync(FIREFOX_PATH)) return { missing: `no Firefox at ${FIREFOX_PATH} (apt-get install firefox-esr, or set FIREFOX_PATH)` };
   const browser = await puppeteer.launch({
     browser: "firefox",
@@ -18,9 +18,22 @@ export async function launchFirefox(): Promise<Launch> {
     // No back/forward cache: Back loads the page again, the path where browsers restore a form only in
     // part (a page the browser evicted; Chromium's tests run so too). From the cache every engine but
     // WebKit keeps the whole form anyway.
-    extraPrefsFirefox: { "browser.sessionhistory.max_total_viewers": 0 },
+    // Without scripts: JavaScript off, as in the browser's own settings.
+    extraPrefsFirefox: { "browser.sessionhistory.max_total_viewers": 0, ...(scripts ? {} : { "javascript.enabled": false }) },
   });
   const page = await browser.newPage();
+  // With the page's scripts off, the driver's own run in an isolated realm (the DOM, not the page's globals).
+  // (`isolatedRealm` is Puppeteer's own, marked internal: the realm its queries run in.)
+  const realm = () =>
+    scripts ? page : (page.mainFrame() as unknown as { isolatedRealm(): Pick<typeof page, "evaluate"> }).isolatedRealm();
+  const evaluate = <T, A extends unknown[]>(fn: (...args: A) => T, ...args: A): Promise<T> =>
+    realm().evaluate(fn as never, ...(args as unknown as never[])) as never;
+  /** Resolves once `go` has brought another document, fully loaded. */
+  const navigate = async (what: string, go: () => Promise<unknown>) => {
+    await evaluate(markDocument);
+    await go();
+    await until(what, () => evaluate(isNewDocument));
+  };
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
@@ -32,19 +45,37 @@ export async function launchFirefox(): Promise<Launch> {
       name: version.replace("/", " "),
       setViewport: (width, height) => page.setViewport({ width, height }),
       goto: async (url) => void (await page.goto(url, { waitUntil: "load" })),
-      evaluate: (fn, ...args) => page.evaluate(fn as never, ...(args as unknown as never[])) as never,
+      evaluate,
       click: async (selector) => {
-        const element = await page.waitForSelector(selector, { visible: true });
-        await element!.evaluate(scrollToCentre);
-        await element!.click();
+        if (scripts) {
+          const element = await page.waitForSelector(selector, { visible: true });
+          await element!.evaluate(scrollToCentre);
+          await element!.click();
+          return;
+        }
+        // A real pointer click at the element's centre, found from the isolated realm.
+        const centre = await until(`${selector} on screen`, () =>
+          evaluate((s: string) => {
+            const element = document.querySelector(s);
+            if (!element) return null;
+            element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+            const box = element.getBoundingClientRect();
+            return box.width > 0 && box.height > 0 ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : null;
+          }, selector),
+        );
+        await page.mouse.click(centre.x, centre.y);
       },
       type: (text) => page.keyboard.type(text, { delay: 20 }),
       // page.goBack() may never return for a page restored from the back/forward cache.
       back: async () => {
-        const from = await page.evaluate(() => location.href);
-        await page.evaluate(() => void setTimeout(() => history.back(), 0));
-        await until("the previous page", () => page.evaluate((left) => location.href !== left && document.readyState === "complete", from));
+        // Without scripts the page runs no timers: the browser's own Back (no back/forward cache here).
+        if (!scripts) return navigate("the previous page", () => page.goBack({ waitUntil: "load" }));
+        const from = await evaluate(() => location.href);
+        await evaluate(() => void setTimeout(() => history.back(), 0));
+        await until("the previous page", () => evaluate((left) => location.href !== left && document.readyState === "complete", from));
       },
+      forward: () => navigate("the next page", () => page.goForward({ waitUntil: "load" })),
+      reload: () => navigate("the page again", () => page.reload({ waitUntil: "load" })),
       takeConsoleErrors: async () => errors.splice(0),
       screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
       close: () => browser.close(),

@@ -4,7 +4,8 @@
  * and its headings, the menu, the FAQ before and after hydration, typing through hydration with no
  * character lost, Back after following a link with everything typed still there, sending an enquiry
  * (the spec's success toast over no field, a cleared form, the mail at the SMTP catcher), the 404 page,
- * and no console errors anywhere but the 404 page's own.
+ * and no console errors anywhere but the 404 page's own. Then the same browser with JavaScript off
+ * sends the form: Post/Redirect/Get (decision 027).
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -21,8 +22,9 @@ import {
   servicesSection,
   toasts,
 } from "../../app/content";
+import { SENT_PAGE } from "../../app/enquiry/outcome";
 import { LOCAL_STUDIO } from "../../scripts/local-stack/environment.mjs";
-import { until, type Driver, type Launch } from "./driver";
+import { until, type Driver, type Launch, type LaunchOptions } from "./driver";
 
 const VIEWPORTS = [
   { width: 360, height: 780 },
@@ -32,7 +34,7 @@ const SCREENSHOTS = path.resolve(import.meta.dirname, "../../artifacts/engines")
 const FORM = "#contact form";
 const field = (name: string) => `${FORM} [name=${name}]`;
 
-export function describeJourney(engine: string, launch: () => Promise<Launch>) {
+export function describeJourney(engine: string, launch: (options?: LaunchOptions) => Promise<Launch>) {
   describe(`${engine}: a visitor's journey`, () => {
     let driver: Driver | undefined;
     let missing = "";
@@ -54,7 +56,36 @@ export function describeJourney(engine: string, launch: () => Promise<Launch>) {
         await journey(driver, engine.toLowerCase(), viewport);
       });
     }
+
+    it("with JavaScript off, at 360 px: a sent form goes on to the result page; Back shows the form without the message; Forward and Reload post nothing", async (context) => {
+      if (!driver) return context.skip(missing);
+      const launched = await launch({ scripts: false });
+      if ("missing" in launched) return context.skip(launched.missing);
+      try {
+        await withoutScripts(launched.driver, engine.toLowerCase());
+      } finally {
+        await launched.driver.close();
+      }
+    });
   });
+}
+
+/** The form's values by name (the hidden trap left out). */
+const readForm = (driver: Driver) =>
+  driver.evaluate(
+    (form) =>
+      Object.fromEntries(
+        [...document.querySelectorAll<HTMLInputElement>(`${form} [name]`)]
+          .filter((c) => c.name !== "website")
+          .map((c) => [c.name, c.value]),
+      ),
+    FORM,
+  );
+
+/** The studio's notifications of the enquiry titled `title` at the SMTP catcher. */
+async function studioMails(title: string) {
+  const messages = (await (await fetch(`${inject("mailUrl")}/messages`)).json()) as { to: string; text: string }[];
+  return messages.filter((m) => m.text.includes(title) && m.to.includes(inject("studioInbox")));
 }
 
 async function journey(driver: Driver, engine: string, { width, height }: { width: number; height: number }) {
@@ -160,16 +191,7 @@ async function journey(driver: Driver, engine: string, { width, height }: { widt
     await driver.click(field(name));
     await driver.type(values[name]);
   }
-  const read = () =>
-    driver.evaluate(
-      (form) =>
-        Object.fromEntries(
-          [...document.querySelectorAll<HTMLInputElement>(`${form} [name]`)]
-            .filter((c) => c.name !== "website")
-            .map((c) => [c.name, c.value]),
-        ),
-      FORM,
-    );
+  const read = () => readForm(driver);
   expect(await read()).toEqual(values);
   await driver.goto(`${site}/robots.txt`);
   await driver.back();
@@ -201,10 +223,7 @@ async function journey(driver: Driver, engine: string, { width, height }: { widt
   expect(covered, "fields under the toast").toEqual([]);
   mkdirSync(SCREENSHOTS, { recursive: true });
   await driver.screenshot(path.join(SCREENSHOTS, `${engine}-${width}.png`));
-  const mail = await until("the enquiry at the SMTP catcher", async () => {
-    const messages = (await (await fetch(`${inject("mailUrl")}/messages`)).json()) as { to: string; text: string }[];
-    return messages.find((m) => m.text.includes(values.projectTitle) && m.to.includes(inject("studioInbox")));
-  });
+  const mail = await until("the enquiry at the SMTP catcher", async () => (await studioMails(values.projectTitle))[0]);
   expect(mail.text).toContain(values.email);
   expect(await driver.takeConsoleErrors(), "console errors").toEqual([]);
 
@@ -318,12 +337,64 @@ async function sendThenLeave(driver: Driver, engine: string, width: number, mome
     await driver.click(`${FORM} button[type=submit]`);
     await until("the success toast", () => driver.evaluate(() => !!document.querySelector("[data-tone=success]")), 15_000);
   }
-  const studioMails = async () => {
-    const messages = (await (await fetch(`${inject("mailUrl")}/messages`)).json()) as { to: string; text: string }[];
-    return messages.filter((m) => m.text.includes(values.projectTitle) && m.to.includes(inject("studioInbox")));
-  };
-  await until(`the enquiry (${moment}) at the SMTP catcher`, async () => (await studioMails()).length > 0, 15_000);
+  await until(`the enquiry (${moment}) at the SMTP catcher`, async () => (await studioMails(values.projectTitle)).length > 0, 15_000);
   await new Promise((resolve) => setTimeout(resolve, 1500));
-  expect((await studioMails()).length, `enquiries stored for one Send and leaving (${moment})`).toBe(1);
+  expect((await studioMails(values.projectTitle)).length, `enquiries stored for one Send and leaving (${moment})`).toBe(1);
   expect((await state()).path, "still on the page the visitor came Back to").toBe("/");
+}
+
+/**
+ * With JavaScript off (issue 34, decision 027): the form posts to the server, which answers a sent
+ * form with a 303 to the result page. Back shows the form the visitor sent from without the message
+ * (Project Title and Details are autocomplete=off; name and e-mail may come back), Forward and Reload
+ * show the result page again, fetched with GET: one enquiry, however often, and no console errors.
+ */
+async function withoutScripts(driver: Driver, engine: string) {
+  const site = inject("siteUrl");
+  await driver.setViewport(360, 780);
+  await driver.goto(`${site}/`);
+  const token = `${engine}-no-scripts-${Date.now().toString(36)}`;
+  const values = {
+    ...emptyMessage(),
+    name: "Ada Lovelace",
+    email: `ada-${token}@example.com`,
+    projectTitle: `No scripts ${token}`,
+    projectDetails: "Two songs.",
+  };
+  for (const name of CONTACT_FIELDS.filter((f) => values[f] !== "")) {
+    await driver.click(field(name));
+    await driver.type(values[name]);
+  }
+  expect(await readForm(driver)).toEqual(values);
+  await driver.click(`${FORM} button[type=submit]`);
+  const at = () => driver.evaluate(() => ({ path: location.pathname, complete: document.readyState === "complete" }));
+  await until("the result page", async () => {
+    const now = await at();
+    return now.path === SENT_PAGE && now.complete;
+  });
+  const notice = () => driver.evaluate(() => document.querySelector("#contact [role=status]")?.textContent ?? "");
+  expect(await notice()).toContain(toasts.success.title);
+  expect(await notice()).toContain(toasts.success.text);
+  expect(await driver.evaluate(() => document.documentElement.hasAttribute("data-hydrated")), "the page's scripts ran").toBe(false);
+
+  await driver.back();
+  expect((await at()).path).toBe("/");
+  const back = await readForm(driver);
+  expect({ projectTitle: back.projectTitle, projectDetails: back.projectDetails }, "the message after Back").toEqual({
+    projectTitle: "",
+    projectDetails: "",
+  });
+  expect(await notice(), "a notice on the form after Back").toBe("");
+
+  await driver.forward();
+  expect((await at()).path).toBe(SENT_PAGE);
+  expect(await notice()).toContain(toasts.success.title);
+  await driver.reload();
+  expect((await at()).path).toBe(SENT_PAGE);
+  expect(await notice()).toContain(toasts.success.title);
+
+  await until("the enquiry at the SMTP catcher", async () => (await studioMails(values.projectTitle)).length > 0, 15_000);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect((await studioMails(values.projectTitle)).length, "enquiries stored for one Send, Back, Forward and Reload").toBe(1);
+  expect(await driver.takeConsoleErrors(), "console errors with JavaScript off").toEqual([]);
 }

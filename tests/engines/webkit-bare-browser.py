@@ -2,7 +2,9 @@
 """A bare WebKitGTK browser for WebKitWebDriver: one window that is all web view, so a test can give
 the page any viewport (MiniBrowser's toolbar keeps its window at least 447 px wide, and it has no
 headless mode: this runs under Xvfb). WebKitWebDriver starts it with --automation; console messages
-go to stdout (WebKitWebDriver's output), where the journey reads the page's errors.
+go to stdout (WebKitWebDriver's output), where the journey reads the page's errors. With
+--no-page-scripts the page's own scripts never run (JavaScript off for the visitor), while the
+automation's scripts still do (WebKit's "enable-javascript-markup" setting).
 Needs Debian's python3-gi, gir1.2-gtk-3.0 and gir1.2-webkit2-4.1."""
 import os
 import sys
@@ -40,6 +42,8 @@ def main():
     def create_web_view(_session):
         view = WebKit2.WebView(web_context=context, is_controlled_by_automation=True)
         view.get_settings().set_enable_write_console_messages_to_stdout(True)
+        if "--no-page-scripts" in sys.argv:
+            view.get_settings().set_enable_javascript_markup(False)
         window = Gtk.Window()
         window.set_default_size(1024, 768)
         window.add(view)

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { remote } from "webdriverio";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
-import { scrollToCentre, until, type Launch } from "./driver";
+import { isNewDocument, markDocument, scrollToCentre, until, type Launch, type LaunchOptions } from "./driver";
 
 export const WEBKIT_WEBDRIVER = process.env.WEBKIT_WEBDRIVER_PATH ?? "/usr/bin/WebKitWebDriver";
 const XVFB = "/usr/bin/Xvfb";
@@ -41,7 +41,7 @@ async function startXvfb(): Promise<{ display: string; process: ChildProcess }> 
   return { display, process: xvfb };
 }
 
-export async function launchWebKit(): Promise<Launch> {
+export async function launchWebKit({ scripts }: LaunchOptions = { scripts: true }): Promise<Launch> {
   const found = webkitGtk();
   if ("missing" in found) return found;
   const dir = mkdtempSync(path.join(tmpdir(), "webkit-journey-"));
@@ -69,7 +69,7 @@ export async function launchWebKit(): Promise<Launch> {
         // Commands do not wait for loads (this file does): a page restored from the back/forward
         // cache fires none, and WebKitWebDriver would wait for it for ever.
         pageLoadStrategy: "none",
-        "webkitgtk:browserOptions": { binary: BARE_BROWSER, args: ["--automation"] },
+        "webkitgtk:browserOptions": { binary: BARE_BROWSER, args: ["--automation", ...(scripts ? [] : ["--no-page-scripts"])] },
       } as WebdriverIO.Capabilities,
     });
     let read = 0;
@@ -116,6 +116,16 @@ export async function launchWebKit(): Promise<Launch> {
           await until("the previous page", () =>
             browser.execute((left) => location.href !== left && document.readyState === "complete", from),
           );
+        },
+        forward: async () => {
+          await browser.execute(markDocument);
+          await browser.execute(() => void setTimeout(() => history.forward(), 0));
+          await until("the next page", () => browser.execute(isNewDocument));
+        },
+        reload: async () => {
+          await browser.execute(markDocument);
+          await browser.execute(() => void setTimeout(() => location.reload(), 0));
+          await until("the page again", () => browser.execute(isNewDocument));
         },
         takeConsoleErrors: async () => {
           const text = existsSync(consoleLog) ? readFileSync(consoleLog, "utf8") : "";
