@@ -8,6 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENQUIRY_HEADERS } from "#shared/contact-message.ts";
+import { RELAY_ALARM } from "../../app/server/function-check.server";
 import { hasNginx } from "../../scripts/local-stack/cdn.mjs";
 import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
@@ -99,6 +100,29 @@ describe("npm run verify", () => {
       await stack.startFunction();
     }
   });
+
+  it("rings the owner's alarm in the site's log when the function stops knowing the site's relay secret after start-up, with nobody asking but the container's HEALTHCHECK", async () => {
+    const owner = { Authorization: `Bearer ${LOCAL_SECRETS.healthz}` };
+    const relay = async (headers = {}) =>
+      ((await (await fetch(`${stack.siteUrl}/healthz`, { headers })).json()) as { function?: { relay?: string } }).function?.relay;
+    const alarms = () => stack.site!.output.split(RELAY_ALARM).length - 1;
+    const poll = async (what: string, done: () => Promise<boolean>, headers = {}) => {
+      for (const deadline = Date.now() + 30_000; !(await done()); await new Promise((r) => setTimeout(r, 1000))) {
+        if (Date.now() > deadline) throw new Error(`no ${what} within 30 s`);
+        await relay(headers);
+      }
+    };
+    // The site's last check found the secret recognised (an alarm rings once per change).
+    await poll("recognised relay", async () => (await relay(owner)) === "recognised", owner);
+    const before = alarms();
+    await stack.startFunction({ ENQUIRY_RELAY_SECRET: "another-relay-secret-the-site-does-not-have-0123" });
+    try {
+      // Anonymous calls only, as the HEALTHCHECK makes them: each may start the site's check (one per 10 s).
+      await poll("alarm in the site's log", async () => alarms() > before);
+    } finally {
+      await stack.startFunction();
+    }
+  }, 90_000);
 
   it("fails when the site's origin is missing from the function's ALLOWED_ORIGINS", async () => {
     await stack.startFunction({ ALLOWED_ORIGINS: "http://127.0.0.1:1" });
