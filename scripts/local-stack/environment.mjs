@@ -76,9 +76,9 @@ export function functionEnvironment({ databaseUrl, smtpPort, siteOrigins }) {
     STUDIO_INBOX: LOCAL_STUDIO.inbox,
     STUDIO_NAME: LOCAL_STUDIO.name,
     ALLOWED_ORIGINS: siteOrigins.join(","),
-    // Locally every caller is 127.0.0.1 and no platform sets an address header: the site's relay
-    // vouches for no-JS visitors; a browser's call has no per-sender limit and counts against the
-    // global rate as a sender of its own (submit_enquiry); the per-mailbox confirmation budget still holds.
+    // Locally no platform sets this header: the function, served without one, takes the caller's socket
+    // address in its place (index.ts), so every local caller, browser or the site's relay, is the one
+    // sender 127.0.0.1, and the per-sender limits below are raised to keep out of the way.
     CLIENT_IP_HEADER: "cf-connecting-ip",
     IP_HASH_SALT: LOCAL_SECRETS.ipHashSalt,
     REDELIVERY_SECRET: LOCAL_SECRETS.redelivery,
