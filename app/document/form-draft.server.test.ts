@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { CONTACT_FIELDS } from "#shared/contact-message.ts";
+import { DRAFT_POSTED_EVENT } from "~/enquiry/form-draft.inline";
 import { inlineScriptHashes } from "./csp.server";
 import { keepFormDrafts } from "./form-draft.server";
 
@@ -10,7 +11,7 @@ describe("the form-draft keeper in the document", () => {
     const kept = keepFormDrafts(html);
     // The contract's fields, whatever they are.
     expect(kept).toMatch(/^[\s\S]*<\/form><script>\(function keepFormDraft\([\s\S]*\);<\/script><\/body><\/html>$/);
-    expect(kept).toContain(`)("data-keeps-draft",${JSON.stringify(CONTACT_FIELDS)});</script></body>`);
+    expect(kept).toContain(`)("data-keeps-draft",${JSON.stringify(CONTACT_FIELDS)},"${DRAFT_POSTED_EVENT}");</script></body>`);
     expect(inlineScriptHashes(kept)).toHaveLength(1);
   });
 

@@ -22,7 +22,7 @@ import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
 import { dismissSuccessToast, preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
 import * as styles from "./ContactForm.css";
-import { DRAFT_ATTRIBUTE } from "./form-draft.inline";
+import { DRAFT_ATTRIBUTE, DRAFT_POSTED_EVENT } from "./form-draft.inline";
 import type { FormOutcome } from "./outcome";
 import { FailureText, OutcomeNotice } from "./OutcomeNotice";
 import { forgetAttempt, idempotencyKeyFor, watchLeaving } from "./send-attempt.client";
@@ -170,6 +170,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       // supabase-js could not load, but the network is there: the form posts as it does without
       // JavaScript (the browser's own submit, which skips this handler), and the server sends it.
       console.error("Error loading the enquiry client; posting the form instead:", error);
+      form.dispatchEvent(new Event(DRAFT_POSTED_EVENT, { bubbles: true }));
       form.submit();
       return;
     }

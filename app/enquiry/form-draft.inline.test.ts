@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DRAFT_ATTRIBUTE, keepFormDraft } from "./form-draft.inline";
+import { DRAFT_ATTRIBUTE, DRAFT_POSTED_EVENT, keepFormDraft } from "./form-draft.inline";
 
 const FIELDS = ["name", "projectTitle", "projectDetails"];
 const cleanups: (() => void)[] = [];
@@ -19,7 +19,7 @@ function page(arrival?: "navigate" | "back_forward" | "reload", restored: Record
   vi.spyOn(window, "addEventListener").mockImplementation((type, listener, options) =>
     add(type, listener, { ...(typeof options === "object" ? options : {}), signal: controller.signal }),
   );
-  keepFormDraft(DRAFT_ATTRIBUTE, FIELDS);
+  keepFormDraft(DRAFT_ATTRIBUTE, FIELDS, DRAFT_POSTED_EVENT);
   vi.mocked(window.addEventListener).mockRestore();
   cleanups.push(() => controller.abort());
 }
@@ -47,6 +47,41 @@ describe("the booking form's draft", () => {
       "Five songs",
       "",
     ]);
+  });
+
+  for (const [how, post] of [
+    [
+      "its own submit, no script taking it over",
+      (form: HTMLFormElement) => form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true })),
+    ],
+    [
+      "form.submit() by the page (the enquiry client could not load)",
+      (form: HTMLFormElement) => form.dispatchEvent(new Event(DRAFT_POSTED_EVENT, { bubbles: true })),
+    ],
+  ] as const) {
+    it(`is dropped when the browser posts the form (${how}): Back from the server's answer shows no sent message`, () => {
+      page("navigate");
+      type("name", "Grace");
+      type("projectTitle", "Compiler Blues");
+      document.querySelector("form")!.dispatchEvent(new Event("input", { bubbles: true }));
+      post(document.querySelector("form")!);
+      leave();
+      cleanups.splice(0).forEach((cleanup) => cleanup());
+      page("back_forward");
+      expect([value("name"), value("projectTitle")]).toEqual(["", ""]);
+    });
+  }
+
+  it("is kept when a script takes the submit over (the page sends it and stays)", () => {
+    page("navigate");
+    type("projectTitle", "Compiler Blues");
+    const form = document.querySelector("form")!;
+    form.addEventListener("submit", (event) => event.preventDefault());
+    form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
+    leave();
+    cleanups.splice(0).forEach((cleanup) => cleanup());
+    page("back_forward");
+    expect(value("projectTitle")).toBe("Compiler Blues");
   });
 
   it("fills only empty fields: what the browser restored itself stays", () => {

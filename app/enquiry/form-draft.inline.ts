@@ -10,16 +10,25 @@
  * visitor types and when the page is left or hidden, put back into empty fields when the visitor
  * returns through history (Back, Forward, reload) or from the back/forward cache; an arrival by link
  * or address starts empty, as the browser's own restore does. A sent form is emptied (with an input
- * event), which removes the draft.
+ * event), which removes the draft; a form the browser posts itself leaves none.
  * Inlined at the end of the body of a page whose form asks for it (app/document/form-draft.server.ts),
  * so it runs once the fields are parsed, at the first paint; it must stay self-contained (it is
  * serialised with `Function.prototype.toString`) and is allowed by its hash like every inline script.
  * Without JavaScript the browser's own restore is all.
  */
 export const DRAFT_ATTRIBUTE = "data-keeps-draft";
+/**
+ * Dispatched on the form just before the page posts it by `form.submit()` (which fires no submit
+ * event): the post's answer is the page that says what became of the message, so no draft is kept.
+ */
+export const DRAFT_POSTED_EVENT = "form-draft-posted";
 
-export function keepFormDraft(attribute: string, fields: readonly string[]) {
+export function keepFormDraft(attribute: string, fields: readonly string[], postedEvent: string) {
   const key = `${attribute}:${location.pathname}`;
+  // The browser posts the form itself (its own submit, or `form.submit()`): the draft goes, and nothing
+  // saves it again as the page is left for the server's answer; Back then shows the form without the
+  // message sent, as without JavaScript (decision 027). Until the page is shown again from the cache.
+  let posted = false;
   const controls = () => {
     const form = document.querySelector(`form[${attribute}]`);
     const found: (HTMLInputElement | HTMLTextAreaElement)[] = [];
@@ -34,6 +43,7 @@ export function keepFormDraft(attribute: string, fields: readonly string[]) {
   // As the page is left, the browser may already have emptied fields it does not keep (WebKit,
   // `autocomplete="off"`): an empty field then keeps what was saved for it.
   const save = (leaving = false) => {
+    if (posted) return;
     const draft: Record<string, string> = {};
     for (const control of controls()) {
       const value = control.value || (leaving ? saved[control.name] : "");
@@ -67,6 +77,7 @@ export function keepFormDraft(attribute: string, fields: readonly string[]) {
   // empties `autocomplete="off"` fields as it resumes, which may come after pageshow).
   addEventListener("pageshow", (event) => {
     if (!event.persisted) return;
+    posted = false;
     restore();
     setTimeout(restore, 0);
     requestAnimationFrame(() => setTimeout(restore, 0));
@@ -76,6 +87,20 @@ export function keepFormDraft(attribute: string, fields: readonly string[]) {
   for (const type of ["input", "reset"]) {
     addEventListener(type, (event) => event.target instanceof Element && event.target.closest(`form[${attribute}]`) && save(), true);
   }
+  const drop = () => {
+    posted = true;
+    saved = {};
+    try {
+      sessionStorage.removeItem(key);
+    } catch {
+      // Storage blocked: nothing was kept.
+    }
+  };
+  // A submit that no script took over (bubbling to the window, after React's handler) is the browser's post.
+  addEventListener("submit", (event) => {
+    if (!event.defaultPrevented && event.target instanceof Element && event.target.matches(`form[${attribute}]`)) drop();
+  });
+  addEventListener(postedEvent, (event) => event.target instanceof Element && event.target.matches(`form[${attribute}]`) && drop(), true);
   addEventListener("pagehide", () => save(true));
   // A phone may discard a hidden tab without a pagehide.
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && save(true));
@@ -83,5 +108,5 @@ export function keepFormDraft(attribute: string, fields: readonly string[]) {
 
 /** The inline script's body. */
 export function keepFormDraftSource(fields: readonly string[]) {
-  return `(${keepFormDraft.toString()})(${JSON.stringify(DRAFT_ATTRIBUTE)},${JSON.stringify(fields)});`;
+  return `(${keepFormDraft.toString()})(${JSON.stringify(DRAFT_ATTRIBUTE)},${JSON.stringify(fields)},${JSON.stringify(DRAFT_POSTED_EVENT)});`;
 }

@@ -179,7 +179,7 @@ test.describe("hydration when the visitor starts on the form", () => {
   });
 
   test(
-    "if the modules never arrive, the page still works: the form posts to the server",
+    "if the modules never arrive, the page still works: the form posts to the server, and Back shows the form without the message sent",
     expectsConsoleErrors(/ERR_INTERNET_DISCONNECTED/),
     async ({ page, stack }) => {
       await page.route(/\/build\/.*\.js$/, (route) => route.abort("internetdisconnected"));
@@ -193,6 +193,11 @@ test.describe("hydration when the visitor starts on the form", () => {
       await form.getByRole("button", { name: contactForm.submit }).click();
       await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title);
       expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Offline scripts ${t}`}`).toHaveLength(1);
+      // The browser posted it, as without JavaScript: the page's own draft of it is gone (decision 027).
+      await page.goBack();
+      await expect(form.getByLabel("Name")).toBeVisible();
+      await page.waitForTimeout(300); // where the draft would come back
+      await expect(form.getByLabel("Project Title")).toHaveValue("");
     },
   );
 });
