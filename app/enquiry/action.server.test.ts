@@ -1,10 +1,10 @@
 // @vitest-environment node
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { emptyMessage, isIdempotencyKey } from "#shared/contact-message.ts";
+import { emptyMessage, FIELDS, FORM_META_FIELDS, isIdempotencyKey } from "#shared/contact-message.ts";
 import { CROSS_SITE_HEADER } from "~/server/front-door.server";
 import { unseenText } from "../../tests/unicode";
-import { answerEnquiryForm, derivedKey, submitEnquiryForm } from "./action.server";
+import { answerEnquiryForm, derivedKey, MAX_FORM_BYTES, submitEnquiryForm } from "./action.server";
 import { SENT_PAGE_TARGET } from "./outcome";
 
 const message = { ...emptyMessage(), name: "Ada", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
@@ -106,5 +106,15 @@ describe("the no-JS path's answer (Post/Redirect/Get, decision 027)", () => {
       status: "missing",
       values: { name: " ", email: "ada@example.com", projectTitle: "EP", projectDetails: "Two songs" },
     });
+  });
+});
+
+describe("the form body's size cap", () => {
+  it("takes the largest valid message in four-byte characters, percent-encoded as a browser posts it", () => {
+    const message = Object.fromEntries(
+      FIELDS.map((f) => [f.name, f.name === "email" ? `${"a".repeat(64)}@example.com` : "\u{1F3B8}".repeat(f.limit)]),
+    );
+    const body = new URLSearchParams({ ...message, [FORM_META_FIELDS.trap]: "" }).toString();
+    expect(body.length).toBeLessThanOrEqual(MAX_FORM_BYTES);
   });
 });

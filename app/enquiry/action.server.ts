@@ -20,9 +20,11 @@ import {
   CONTACT_FIELDS,
   emptyMessage,
   ENQUIRY_HEADERS,
+  ENVELOPE_BYTES,
   FORM_META_FIELDS,
   FUNCTION_NAME,
   hasRequiredFields,
+  MAX_MESSAGE_CODE_POINTS,
   parseContactMessage,
   RELAY_HEADERS,
   type ContactMessage,
@@ -33,8 +35,11 @@ import { decodeFormBody } from "./form-body.server";
 import { OUTCOME_HTTP_STATUS, outcomeOfInvoke, SENT_PAGE_TARGET, type FormOutcome } from "./outcome";
 import { SEND_TIME_LIMITS_MS } from "./send-time-limits";
 
-/** The largest form we read: 5,000 characters of details, each up to 12 bytes once percent-encoded. */
-export const MAX_FORM_BYTES = 64 * 1024;
+/**
+ * The largest form body we read: the largest valid message, each code point up to 12 bytes once
+ * percent-encoded (4 UTF-8 bytes, 3 characters each), and the form's own fields.
+ */
+export const MAX_FORM_BYTES = MAX_MESSAGE_CODE_POINTS * 12 + ENVELOPE_BYTES;
 
 type Options = {
   supabaseUrl: string;

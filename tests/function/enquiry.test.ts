@@ -2,7 +2,7 @@
 // that every endpoint is exact. Against the real PostgreSQL and SMTP catcher of the local stack.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { ENQUIRY_HEADERS, MAX_BODY_BYTES } from "../../supabase/functions/_shared/contact-message.ts";
+import { ENQUIRY_HEADERS, FIELDS, MAX_BODY_BYTES } from "../../supabase/functions/_shared/contact-message.ts";
 import {
   client,
   db,
@@ -19,6 +19,10 @@ import {
   URL_,
   valid,
 } from "./support.ts";
+
+/** An address of `length` characters: a 64-character local part and 63-character labels. */
+const longestAddress = (length: number) =>
+  `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(length - 64 - 1 - 128 - 4)}.com`;
 
 test("stores one row and mails the studio and the visitor with the entered texts", async () => {
   await using fn = setup();
@@ -197,6 +201,18 @@ test("any honeypot value gets the silent success a bot gets: nothing stored or s
     }),
     { numRuns: 25 },
   );
+});
+
+test("a message with every field at its limit in four-byte characters is stored, not refused as too large", async () => {
+  await using fn = setup();
+  const t = token();
+  const wide = (limit: number, text = "") => text + "\u{1F3B8}".repeat(limit - [...text].length);
+  const message = Object.fromEntries(
+    FIELDS.map((f) => [f.name, f.name === "email" ? longestAddress(f.limit) : wide(f.limit, f.name === "projectTitle" ? t : "")]),
+  );
+  const response = await fn.handle(enquiry(message));
+  assert.equal(response.status, 200, await response.clone().text());
+  assert.equal((await rowsAbout(t)).length, 1);
 });
 
 test("a name and title in a script newer than this Deno's Unicode (Kirat Rai, the riyal sign) are stored and reach the studio whole", async () => {

@@ -10,7 +10,9 @@ import {
   firstInvalidField,
   hasRequiredFields,
   isBlank,
+  FIELDS,
   isIdempotencyKey,
+  MAX_BODY_BYTES,
   MAX_EMAIL_LENGTH,
   neutralize,
   normalizeEmail,
@@ -20,6 +22,10 @@ import {
 
 // Every field of the contract (optional ones blank), with the required ones filled in.
 const valid = { ...emptyMessage(), name: " Ada ", email: "ada@example.com", projectTitle: "EP", projectDetails: "" };
+
+/** An address of `length` characters: a 64-character local part and 63-character labels. */
+const longestAddress = (length: number) =>
+  `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(length - 64 - 1 - 128 - 4)}.com`;
 
 describe("the contact message contract", () => {
   it("accepts a valid message, trimmed, with details optional", () => {
@@ -199,6 +205,20 @@ describe("the contact message contract", () => {
     // Without JavaScript, Back from the result page shows the form the visitor sent from (decision 027).
     expect(FIELD_SPECS.projectTitle.autocomplete).toBe("off");
     expect(FIELD_SPECS.projectDetails.autocomplete).toBe("off");
+  });
+
+  it("the largest valid message, in the widest characters, fits the function's body cap as JSON", () => {
+    // Each field at its limit: four-byte characters (an emoji), and the details in tabs, JSON's escapes.
+    for (const wide of ["\u{1F3B8}", "\t", '"']) {
+      const message = Object.fromEntries(
+        FIELDS.map((f) => [
+          f.name,
+          f.name === "email" ? longestAddress(f.limit) : (f.lines === "many" ? wide : "\u{1F3B8}").repeat(f.limit),
+        ]),
+      );
+      expect(parseContactMessage(message).ok, wide).toBe(true);
+      expect(new TextEncoder().encode(JSON.stringify(message)).length).toBeLessThanOrEqual(MAX_BODY_BYTES);
+    }
   });
 
   it("recognises idempotency keys", () => {

@@ -62,12 +62,20 @@ export const REQUIRED_FIELDS: readonly ContactField[] = FIELDS.filter((f) => f.r
 /** A message with every field empty (a form before it is filled). */
 export const emptyMessage = (): ContactMessage => Object.fromEntries(CONTACT_FIELDS.map((f) => [f, ""])) as ContactMessage;
 
-/** A request body larger than this is refused with 413 before it is parsed. */
-export const MAX_BODY_BYTES = 16 * 1024;
+/** Every field at its limit: the most characters (code points) a valid message holds. */
+export const MAX_MESSAGE_CODE_POINTS = FIELDS.reduce((sum, field) => sum + field.limit, 0);
+/** Room for what wraps the message: field names, quotes and separators, the form's own fields. */
+export const ENVELOPE_BYTES = 2 * 1024;
+/**
+ * A request body larger than this is refused with 413 before it is parsed: the largest valid message
+ * fits, whatever its characters (in JSON a code point takes at most 6 bytes: 4 in UTF-8, 6 for a
+ * control escaped as \u00XX), and a new field's limit raises it by itself.
+ */
+export const MAX_BODY_BYTES = MAX_MESSAGE_CODE_POINTS * 6 + ENVELOPE_BYTES;
 
 /**
- * Everything that is not the message itself travels in headers, so the JSON body stays exactly
- * the spec's four fields. See docs/decisions/004-enquiry-headers-and-bots.md.
+ * Everything that is not the message itself travels in headers, so the JSON body is exactly the
+ * message's fields (FIELDS). See docs/decisions/004-enquiry-headers-and-bots.md.
  */
 export const ENQUIRY_HEADERS = {
   /** A UUID per submission attempt; the same key twice stores and mails once. */
