@@ -145,11 +145,11 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
     port,
     dataDir: databaseDir,
     fresh,
-    /** Stops the server; a temporary data folder is removed with it. */
     /** The postmaster's process id (its backends and helpers are its children), while it runs. */
     get pid() {
       return server.process?.pid;
     },
+    /** Stops the server; a temporary data folder is removed with it. */
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -8,7 +8,7 @@
 export const LOCAL_REDELIVERY_EVERY_SECONDS = 60;
 /** As the production job's pg_net call waits (timeout_milliseconds in the baseline migration). */
 const ANSWER_TIMEOUT_MS = 60_000;
-/** The header /redeliver reads the secret from (REDELIVERY_SECRET_HEADER in health.ts; tests/stack holds them equal). */
+/** The header /redeliver reads the secret from (REDELIVERY_SECRET_HEADER in the function's wrong-secrets.ts; tests/stack holds them equal). */
 export const REDELIVERY_SECRET_HEADER = "x-redelivery-secret";
 
 /**

@@ -5,28 +5,15 @@
  */
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import type { Page, Route } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { faq } from "../../app/content";
-import { expect, isHydrated, isSettled, startHydration, test } from "./fixtures";
+import { expect, holdModules, isHydrated, isSettled, startHydration, test } from "./fixtures";
 
 const question = (page: Page, i: number) => page.locator(`#faq-${i + 1}-question`);
 const answer = (page: Page, i: number) => page.getByText(faq[i]!.answer);
 const openAnswers = (page: Page) =>
   page.locator("#faq [id$=-answer]").evaluateAll((els) => els.filter((el) => el.checkVisibility()).length);
 const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-
-/** Holds the page's JavaScript modules back (a slow network), so it stays unhydrated until `release()`. */
-async function holdModules(page: Page) {
-  const held: Route[] = [];
-  let released = false;
-  await page.route(/\/build\/.*\.js$/, (route) => (released ? route.continue() : held.push(route)));
-  return {
-    release: async () => {
-      released = true;
-      await Promise.all(held.splice(0).map((route) => route.continue()));
-    },
-  };
-}
 
 /** The accordion rules, by pointer and by keyboard, whatever renders the accordion. */
 async function accordionRules(page: Page) {
@@ -143,13 +130,15 @@ test.describe("a visitor on a slow phone", () => {
       sources: { node?: Node; previousRect: DOMRect; currentRect: DOMRect }[];
     };
     const describe = (node?: Node) =>
-      node instanceof Element ? `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ""}.${node.className}` : String(node?.nodeName);
+      node instanceof Element
+        ? `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ""}.${node.getAttribute("class")}`
+        : String(node?.nodeName);
     const box = (r: DOMRect) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as Shift[])
         if (!entry.hadRecentInput)
           shifts.push(
-            `${Math.round(entry.startTime)} ms ${entry.value.toFixed(4)}: ` +
+            `${Math.round(entry.startTime)} ms ${entry.value.toFixed(4)} (scrollY ${Math.round(scrollY)}, ${document.documentElement.hasAttribute("data-hydrated") ? "hydrated" : "not hydrated"}): ` +
               entry.sources.map((s) => `${describe(s.node)} ${box(s.previousRect)} -> ${box(s.currentRect)}`).join("; "),
           );
     }).observe({ type: "layout-shift", buffered: true });

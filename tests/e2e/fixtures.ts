@@ -3,7 +3,7 @@
  * PostgreSQL with the migrations, the SMTP catcher, send-contact-email under Deno, and the production
  * build under remix-serve. One per worker, on free ports.
  */
-import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
+import { test as base, expect, type ConsoleMessage, type Page, type Route } from "@playwright/test";
 import postgres from "postgres";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
 import { startStack } from "../../scripts/local-stack/stack.mjs";
@@ -136,4 +136,18 @@ export async function hydrated(page: Page) {
   await startHydration(page);
   await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached" });
   await page.waitForSelector("#faq [data-orientation] [data-state=closed]", { state: "attached" });
+}
+
+/** Holds the page's JavaScript modules back (a slow network), so it stays unhydrated until `release()`. */
+export async function holdModules(page: Page) {
+  const held: Route[] = [];
+  let released = false;
+  await page.route(/\/build\/.*\.js$/, (route) => (released ? route.continue() : held.push(route)));
+  return {
+    release: async () => {
+      released = true;
+      // A route held for a page that has since been left has nothing to continue.
+      await Promise.all(held.splice(0).map((route) => route.continue().catch(() => undefined)));
+    },
+  };
 }

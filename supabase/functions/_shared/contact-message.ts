@@ -1,7 +1,7 @@
 /**
  * The one contract for a contact message, shared by the browser form, the Remix action and the
- * Deno function. Dependency-free on purpose: the app imports this file by relative path and Deno
- * imports it as-is, so there is exactly one definition of the fields, their limits and the parser.
+ * Deno function. Dependency-free on purpose: the app imports it as `#shared/contact-message.ts`
+ * (package.json's imports) and Deno by relative path, as-is, so there is exactly one definition of the fields, their limits and the parser.
  */
 
 /** The Edge Function the browser calls with `functions.invoke` (spec point 7). */
