@@ -8,6 +8,8 @@ import { expectsConsoleErrors, test } from "./fixtures";
 const logError = (page: Page, text: string) => page.evaluate((t) => console.error(t), text);
 
 test.describe("the console-error check", () => {
+  // About the fixture, not the page: once is enough.
+  test.skip(({ isMobile }) => !isMobile, "runs in the mobile project only");
   test("fails a test that logs an error without naming the check", async ({ page }) => {
     test.fail();
     await page.goto("about:blank");
