@@ -251,9 +251,6 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       ref={formRef}
       method="post"
       action="/?index#contact"
-      // The default for every control: WebKit restores a textarea on Back unless its form says "off"
-      // (it reads the form's attribute, not the textarea's). Each field still names its own (FIELDS).
-      autoComplete="off"
       className={styles.form}
       onSubmit={onSubmit}
       onFocus={(event) => {

@@ -1,11 +1,12 @@
 /**
  * The spec's toasts never stand between the visitor and the booking form (app/toasts/placement.ts):
  * placed where they cover none of its fields, and a tap on a field that scrolled under one still
- * reaches the field. Runs at 360 px (mobile) and 1440 px (desktop).
+ * reaches the field. Runs at 360 px (mobile) and 1440 px (desktop), and the error toast too at 200 %
+ * zoom on a phone (180 CSS px).
  */
 import type { Page } from "@playwright/test";
 import { contactForm, toasts } from "../../app/content";
-import { expect, hydrated, test } from "./fixtures";
+import { answeredWith, expect, expectsConsoleErrors, hydrated, test } from "./fixtures";
 
 const form = (page: Page) => page.locator("#contact form");
 const toast = (page: Page) => page.locator("[data-tone=success]");
@@ -25,9 +26,9 @@ async function send(page: Page) {
 }
 
 /** The fields on screen whose box the toast overlaps, and those where a tap at the centre lands on it. */
-function coveredFields(page: Page) {
-  return page.evaluate(() => {
-    const shown = document.querySelector("[data-tone=success]")!.getBoundingClientRect();
+function coveredFields(page: Page, tone: "success" | "destructive" = "success") {
+  return page.evaluate((tone) => {
+    const shown = document.querySelector(`[data-tone=${tone}]`)!.getBoundingClientRect();
     const covered: string[] = [];
     const unreachable: string[] = [];
     for (const field of document.querySelectorAll<HTMLInputElement>("#contact form input, #contact form textarea, #contact form button")) {
@@ -40,7 +41,7 @@ function coveredFields(page: Page) {
       if (document.elementFromPoint(x, y)?.closest("[data-tone]")) unreachable.push(name);
     }
     return { covered, unreachable };
-  });
+  }, tone);
 }
 
 test.describe("the success toast and the form", () => {
@@ -70,4 +71,36 @@ test.describe("the success toast and the form", () => {
     await expect(name).toBeFocused();
     await expect(toast(page)).toHaveCount(0);
   });
+});
+
+test.describe("the error toast at 200 % zoom on a phone (180 CSS px)", () => {
+  test.skip(({ isMobile }) => !isMobile, "a phone: the mobile project");
+  test.use({ viewport: { width: 180, height: 390 }, deviceScaleFactor: 2 });
+
+  // At 180 CSS px the failure toast still overlaps Project Details and Send (taps at their centres reach
+  // them): found by this test on 2026-11-25, not yet fixed, so it is fixme and issue 34 stays open.
+  test.fixme(
+    "covers neither Send nor any field on screen, and every one takes a tap",
+    expectsConsoleErrors(answeredWith(500), /Error sending contact message: FunctionsHttpError/),
+    async ({ page }) => {
+      // The function fails: the spec's failure toast, with every value kept.
+      await page.route("**/functions/v1/send-contact-email", (route) =>
+        route.request().method() === "POST" ? route.fulfill({ status: 500, json: { status: "error" } }) : route.continue(),
+      );
+      await page.goto("/");
+      await hydrated(page);
+      await form(page).getByLabel("Name").fill("Grace Hopper");
+      await form(page).getByLabel("Email").fill("grace@example.com");
+      await form(page).getByLabel("Project Title").fill("Zoomed");
+      await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
+      const send = form(page).getByRole("button", { name: contactForm.submit });
+      await send.click();
+      const shown = page.locator("[data-tone=destructive]");
+      await expect(shown).toContainText(toasts.failure.title);
+      await page.waitForTimeout(500); // the toast's entrance
+      await send.scrollIntoViewIfNeeded();
+      expect(await coveredFields(page, "destructive")).toEqual({ covered: [], unreachable: [] });
+      await expect(form(page).getByLabel("Project Title")).toHaveValue("Zoomed");
+    },
+  );
 });
