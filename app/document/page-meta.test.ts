@@ -1,18 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { StudioConfig } from "~/config.types";
+import { TEST_STUDIO } from "../../tests/support/studio";
 import { pageMeta } from "./page-meta";
 
 // What the browser bundle sees: Remix swaps a `.server` module for an empty one there (its imports are undefined).
 vi.mock("./structured-data.server", () => ({ structuredData: undefined }));
 
-const studio: StudioConfig = {
-  name: "Test Studio",
-  email: "hi@test.example",
-  address: { street: "1 Main St", locality: "Etobicoke", region: "Ontario", postalCode: "M8V 0A0", country: "CA" },
-  socialUrl: "https://social.example/studio",
-  socialLabel: "Instagram",
-  siteUrl: "https://test.example",
-};
+const studio = TEST_STUDIO;
 const ldJson = (meta: ReturnType<typeof pageMeta>) =>
   (meta.find((m) => "script:ld+json" in m) as { "script:ld+json"?: unknown } | undefined)?.["script:ld+json"];
 

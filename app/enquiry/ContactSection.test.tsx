@@ -1,15 +1,9 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { TEST_STUDIO } from "../../tests/support/studio";
 import { ContactSection } from "./ContactSection";
 
-const studio = {
-  name: "Test Studio",
-  email: "hi@test.example",
-  address: { street: "1 Main St", locality: "Etobicoke", region: "Ontario", postalCode: "M8V 0A0", country: "CA" },
-  socialUrl: "https://social.example/studio",
-  socialLabel: "Instagram",
-  siteUrl: "https://test.example",
-};
+const studio = TEST_STUDIO;
 
 describe("the contact section", () => {
   it("the contact section shows the studio's details and opens the social link safely", () => {

@@ -5,32 +5,15 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, test } from "vitest";
-import { ENQUIRY_HEADERS, RELAY_HEADERS } from "#shared/contact-message.ts";
+import { RELAY_HEADERS } from "#shared/contact-message.ts";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
-import { freePorts, type Ports, stackFolder, startStack, until } from "./start-stack.ts";
+import { freePorts, functionUrl, type Ports, sendEnquiry, stackFolder, startStack, until, visitorMessage } from "./start-stack.ts";
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 
-const endpoint = (ports: Ports) => `http://127.0.0.1:${ports.function}/functions/v1/send-contact-email`;
-
 /** One enquiry as the stack delivers it from the visitor at `address` (the local CLIENT_IP_HEADER). */
-function send(ports: Ports, address: string, i: number, tag: string) {
-  return fetch(endpoint(ports), {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "cf-connecting-ip": address,
-      [ENQUIRY_HEADERS.idempotencyKey]: crypto.randomUUID(),
-      [ENQUIRY_HEADERS.fillMs]: "5000",
-    },
-    body: JSON.stringify({
-      name: `Visitor ${i}`,
-      email: `visitor${i}-${tag}@example.com`,
-      projectTitle: `${tag} ${i}`,
-      projectDetails: "",
-    }),
-  });
-}
+const send = (ports: Ports, address: string, i: number, tag: string) =>
+  sendEnquiry(ports, visitorMessage(tag, i), { headers: { "cf-connecting-ip": address } });
 
 /** The statuses of six enquiries in a row from one sender. */
 async function sixFromOneSender(ports: Ports, tag: string) {
@@ -134,7 +117,7 @@ describe("from the env files, under the shell", () => {
     const page = await (await fetch(`http://127.0.0.1:${ports.site}/`)).text();
     assert.match(page, /<title>[^<]*Shell Studio/);
     assert.ok(!page.includes("File Studio"));
-    const health = await fetch(`${endpoint(ports)}/relay-check`, { headers: { [RELAY_HEADERS.secret]: relaySecret } });
+    const health = await fetch(`${functionUrl(ports)}/relay-check`, { headers: { [RELAY_HEADERS.secret]: relaySecret } });
     assert.equal((await health.json()).relay, "recognised");
   });
 });

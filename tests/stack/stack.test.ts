@@ -4,31 +4,17 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { afterAll as after, beforeAll as before, describe, test } from "vitest";
-import { ENQUIRY_HEADERS } from "#shared/contact-message.ts";
-import { freePorts, type Ports, stackFolder, startStack, until } from "./start-stack.ts";
+import { freePorts, type Ports, sendEnquiry, stackFolder, startStack, until, visitorMessage } from "./start-stack.ts";
 
 const folder = stackFolder();
 
 let ports: Ports;
 let stack: Awaited<ReturnType<typeof startStack>>;
 let db: postgres.Sql;
-const functionUrl = () => `http://127.0.0.1:${ports.function}/functions/v1/send-contact-email`;
 const mailCount = async () => (await (await fetch(`http://127.0.0.1:${ports.mailUi}/messages/count`)).json()).count;
 
-function send(message: object, key: string = crypto.randomUUID()) {
-  return fetch(functionUrl(), {
-    method: "POST",
-    headers: { "content-type": "application/json", [ENQUIRY_HEADERS.idempotencyKey]: key, [ENQUIRY_HEADERS.fillMs]: "5000" },
-    body: JSON.stringify(message),
-  });
-}
-// Each message its own address: a confirmation goes to one address at most once an hour.
-const message = (tag: string, i = 0) => ({
-  name: `Visitor ${i}`,
-  email: `visitor${i}-${tag.toLowerCase()}@example.com`,
-  projectTitle: `${tag} ${i}`,
-  projectDetails: "",
-});
+const send = (message: object, key?: string) => sendEnquiry(ports, message, { key });
+const message = visitorMessage;
 const rowsTagged = async (tag: string) =>
   (await db`select count(*)::int as n from contact_enquiries where project_title like ${tag + " %"}`)[0]!.n;
 

@@ -4,12 +4,40 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { emptyMessage, ENQUIRY_HEADERS } from "#shared/contact-message.ts";
 import { portsToEnv } from "../../scripts/local-stack/environment.mjs";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export type Ports = { site: number; function: number; db: number; mailUi: number; smtp: number };
+
+/** The function's address on a stack started on `ports`. */
+export const functionUrl = (ports: Ports) => `http://127.0.0.1:${ports.function}/functions/v1/send-contact-email`;
+
+/**
+ * Visitor `i`'s enquiry tagged `tag` (every field of the contract; optional ones empty). Each its own
+ * address: a confirmation goes to one address at most once an hour.
+ */
+export const visitorMessage = (tag: string, i = 0) => ({
+  ...emptyMessage(),
+  name: `Visitor ${i}`,
+  email: `visitor${i}-${tag.toLowerCase()}@example.com`,
+  projectTitle: `${tag} ${i}`,
+});
+
+/** Posts `message` to the function as a browser does: JSON, a person's fill time, a fresh key unless one is given. */
+export function sendEnquiry(
+  ports: Ports,
+  message: object,
+  { key = crypto.randomUUID() as string, headers = {} as Record<string, string> } = {},
+) {
+  return fetch(functionUrl(ports), {
+    method: "POST",
+    headers: { "content-type": "application/json", [ENQUIRY_HEADERS.idempotencyKey]: key, [ENQUIRY_HEADERS.fillMs]: "5000", ...headers },
+    body: JSON.stringify(message),
+  });
+}
 
 /** A folder for one stack's database and env files; `files` are written into it (".env", "supabase/functions/.env"). */
 export function stackFolder(files: Record<string, string> = {}) {

@@ -7,13 +7,12 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, test } from "vitest";
-import { ENQUIRY_HEADERS } from "#shared/contact-message.ts";
 import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";
 import { isListening } from "../../scripts/local-stack/ports.mjs";
 import { REDELIVERY_SECRET_HEADER } from "../../scripts/local-stack/schedule.mjs";
 import { REDELIVERY_SECRET_HEADER as FUNCTION_REDELIVERY_HEADER } from "../../supabase/functions/send-contact-email/health.ts";
 import { descendants, isCatcher, isFunction, isPostmaster, part, stillRunning } from "./process-tree.ts";
-import { freePorts, type Ports, stackFolder, startStack, until } from "./start-stack.ts";
+import { freePorts, functionUrl, type Ports, sendEnquiry, stackFolder, startStack, until, visitorMessage } from "./start-stack.ts";
 
 /** The baseline migration, whatever its date (decision 021): the one that schedules redelivery. */
 const MIGRATIONS = path.resolve(import.meta.dirname, "../../supabase/migrations");
@@ -25,26 +24,10 @@ const BASELINE_MIGRATION = path.join(
 type Stack = Awaited<ReturnType<typeof startStack>>;
 type Caught = { headers: Record<string, string> };
 
-const functionUrl = (ports: Ports) => `http://127.0.0.1:${ports.function}/functions/v1/send-contact-email`;
 const mailCount = async (ports: Ports): Promise<number> =>
   (await (await fetch(`http://127.0.0.1:${ports.mailUi}/messages/count`)).json()).count;
 
-function send(ports: Ports, tag: string, i: number) {
-  return fetch(functionUrl(ports), {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      [ENQUIRY_HEADERS.idempotencyKey]: crypto.randomUUID(),
-      [ENQUIRY_HEADERS.fillMs]: "5000",
-    },
-    body: JSON.stringify({
-      name: `Visitor ${i}`,
-      email: `visitor${i}-${tag}@example.com`,
-      projectTitle: `${tag} ${i}`,
-      projectDetails: "",
-    }),
-  });
-}
+const send = (ports: Ports, tag: string, i: number) => sendEnquiry(ports, visitorMessage(tag, i));
 
 /** The stack ended with exit code 1, its output names `part`, none of its processes is left and every port is free. */
 async function stoppedWhole(stack: Stack, ports: Ports, procs: ReturnType<typeof descendants>, named: RegExp) {
