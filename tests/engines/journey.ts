@@ -339,7 +339,11 @@ async function sendThenLeave(driver: Driver, engine: string, width: number, mome
   if (!settled.success && same(settled.values, values)) {
     // The form as it was: Send now, and the enquiry is stored once whatever became of the first.
     await driver.click(`${FORM} button[type=submit]`);
-    await until("the success toast", () => driver.evaluate(() => !!document.querySelector("[data-tone=success]")), 15_000);
+    await until("the success toast", () => driver.evaluate(() => !!document.querySelector("[data-tone=success]")), 15_000).catch(
+      async (error: Error) => {
+        throw new Error(`${error.message} after a second Send (${moment}); the page then: ${JSON.stringify(await state())}`);
+      },
+    );
   }
   await until(`the enquiry (${moment}) at the SMTP catcher`, async () => (await studioMails(values.projectTitle)).length > 0, 15_000);
   await new Promise((resolve) => setTimeout(resolve, 1500));

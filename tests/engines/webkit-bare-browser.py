@@ -4,7 +4,10 @@ the page any viewport (MiniBrowser's toolbar keeps its window at least 447 px wi
 headless mode: this runs under Xvfb). WebKitWebDriver starts it with --automation; console messages
 go to stdout (WebKitWebDriver's output), where the journey reads the page's errors. With
 --no-page-scripts the page's own scripts never run (JavaScript off for the visitor), while the
-automation's scripts still do (WebKit's "enable-javascript-markup" setting).
+automation's scripts still do (WebKit's "enable-javascript-markup" setting). Each load's steps go
+to the same file ("webkit-bare-browser: load finished <uri>"): the driver waits for a navigation to
+finish there, outside WebDriver, because WebKitWebDriver can stop answering for good when a script
+reaches it in the middle of one on a loaded machine.
 Needs Debian's python3-gi, gir1.2-gtk-3.0 and gir1.2-webkit2-4.1."""
 import os
 import sys
@@ -48,6 +51,7 @@ def main():
         window.set_default_size(1024, 768)
         window.add(view)
         view.connect("close", lambda *_: window.destroy())
+        view.connect("load-changed", lambda v, event: os.write(1, f"webkit-bare-browser: load {event.value_nick} {v.get_uri()}\n".encode()))
         window.show_all()
         return view
 

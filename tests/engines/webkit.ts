@@ -55,8 +55,29 @@ export async function launchWebKit({ scripts }: LaunchOptions = { scripts: true 
   const stop = () => {
     driverProcess.kill();
     xvfb.process.kill();
-    rmSync(dir, { recursive: true, force: true });
+    // The web processes may still be writing their storage as they die.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   };
+  const logText = () => (existsSync(consoleLog) ? readFileSync(consoleLog, "utf8") : "");
+  const loadSteps = (from: number) =>
+    [
+      ...logText()
+        .slice(from)
+        .matchAll(/^webkit-bare-browser: load (\w+) /gm),
+    ].map((m) => m[1]);
+  /**
+   * Starts a navigation and waits, in the bare browser's log and not over WebDriver, until it has
+   * finished: WebKitWebDriver, asked to run a script in the middle of a navigation on a loaded
+   * machine, can stop answering for good (UND_ERR_HEADERS_TIMEOUT).
+   */
+  const navigate = async (what: string, start: () => Promise<unknown>) => {
+    const from = logText().length;
+    await start();
+    await until(`${what} to finish loading (the browser's log)`, async () => loadSteps(from).includes("finished"), 30_000);
+  };
+  /** No navigation under way: the last load step the browser logged, if any, is "finished". */
+  const settled = () =>
+    until("the page to finish loading (the browser's log)", async () => (loadSteps(0).at(-1) ?? "finished") === "finished", 30_000);
   try {
     const browser = await remote({
       hostname: "127.0.0.1",
@@ -84,7 +105,7 @@ export async function launchWebKit({ scripts }: LaunchOptions = { scripts: true 
         goto: async (url) => {
           const to = new URL(url).href;
           let seen = "nothing yet";
-          await browser.url(url);
+          await navigate(url, () => browser.url(url));
           await until(
             `${url} to load`,
             async () => {
@@ -97,7 +118,10 @@ export async function launchWebKit({ scripts }: LaunchOptions = { scripts: true 
             throw new Error(`${error.message}; the page was at ${seen}`);
           });
         },
-        evaluate: (fn, ...args) => browser.execute(fn as never, ...(args as unknown as never[])) as never,
+        evaluate: async (fn, ...args) => {
+          await settled();
+          return browser.execute(fn as never, ...(args as unknown as never[])) as never;
+        },
         click: async (selector) => {
           const element = await browser.$(selector);
           await element.waitForDisplayed();
@@ -112,19 +136,19 @@ export async function launchWebKit({ scripts }: LaunchOptions = { scripts: true 
         // WebDriver's Back waits for a load that a page from the back/forward cache never fires.
         back: async () => {
           const from = await browser.execute(() => location.href);
-          await browser.execute(() => void setTimeout(() => history.back(), 0));
+          await navigate("Back", () => browser.execute(() => void setTimeout(() => history.back(), 0)));
           await until("the previous page", () =>
             browser.execute((left) => location.href !== left && document.readyState === "complete", from),
           );
         },
         forward: async () => {
           await browser.execute(markDocument);
-          await browser.execute(() => void setTimeout(() => history.forward(), 0));
+          await navigate("Forward", () => browser.execute(() => void setTimeout(() => history.forward(), 0)));
           await until("the next page", () => browser.execute(isNewDocument));
         },
         reload: async () => {
           await browser.execute(markDocument);
-          await browser.execute(() => void setTimeout(() => location.reload(), 0));
+          await navigate("Reload", () => browser.execute(() => void setTimeout(() => location.reload(), 0)));
           await until("the page again", () => browser.execute(isNewDocument));
         },
         takeConsoleErrors: async () => {
