@@ -7,6 +7,11 @@
 # machine without an image registry, docs/decisions/015) Debian bookworm made with debootstrap plus
 # Node 22 from the npm registry (NODE_VERSION picks it). SETUP_APT=0: no apt, so skipped where
 # podman is missing. `npm test` runs this unless SKIP_CONTAINER=1.
+# What it builds once is kept for the next run, as a developer's Docker keeps its layers: podman's
+# storage lives in STUDIO_CONTAINER_CACHE (else ~/.cache/studio-site/container), with the base image
+# (tagged by Node's version) and the two `npm ci` stages (tagged, so that a rebuild with the same
+# package-lock.json reuses them); everything else a run makes is removed at its end. Delete that
+# folder to start from nothing.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -28,6 +33,9 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
+CACHE=${STUDIO_CONTAINER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/studio-site/container}
+mkdir -p "$CACHE"
+rm -rf "$CACHE/storage/libpod" # a run stopped before its cleanup
 WORK=$(mktemp -d /var/tmp/studio-container.XXXXXX)
 # Podman's and buildah's temporary files too (else /var/tmp/buildah*), so that cleaning up $WORK
 # removes everything, even after a build that was stopped halfway.
@@ -46,7 +54,7 @@ CONF
 cat >"$CONTAINERS_STORAGE_CONF" <<CONF
 [storage]
 driver = "overlay"
-graphroot = "$WORK/storage"
+graphroot = "$CACHE/storage"
 runroot = "$WORK/run"
 CONF
 CTR=studio-site-test-$$
@@ -57,8 +65,9 @@ cleanup() {
   # A second INT or TERM (npm test stopping everything at once) must not cut the cleanup short.
   trap '' INT TERM
   podman rm -f "$CTR" >/dev/null 2>&1 || true
-  podman rmi -af >/dev/null 2>&1 || true
-  podman system reset -f >/dev/null 2>&1 || true
+  # The run's own image and any layers nothing tagged keeps; the cached base and stages stay.
+  podman rmi -f localhost/studio-site:test >/dev/null 2>&1 || true
+  podman image prune -f >/dev/null 2>&1 || true
   # Podman leaves its iptables chains and the jumps to them behind; drop them unless they predate us.
   if [ "$had_podman_chains" = no ]; then
     for table in nat filter; do
@@ -69,7 +78,9 @@ cleanup() {
   [ "$had_networks" = no ] && rm -rf /etc/containers/networks
   # Mounts a stopped podman left under $WORK (its overlay storage), deepest first.
   { findmnt -rn -o TARGET 2>/dev/null | grep "^$WORK/" | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null; done; } || true
-  rm -rf /run/containers/storage "$WORK"
+  # Podman's record of containers remembers this run's temporary folders and would bring them back
+  # in the next run: only the images stay.
+  rm -rf "$WORK" "$CACHE/storage/libpod"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -78,6 +89,11 @@ trap 'exit 143' TERM
 # --- the base image --------------------------------------------------------------------------
 if [ -z "${BASE_IMAGE:-}" ] && timeout 60 podman pull -q docker.io/library/node:22-bookworm-slim >/dev/null 2>&1; then
   BASE_IMAGE=docker.io/library/node:22-bookworm-slim
+fi
+NODE_BASE=localhost/node-base:$NODE_VERSION-bookworm
+if [ -z "${BASE_IMAGE:-}" ] && podman image exists "$NODE_BASE"; then
+  log "base image $NODE_BASE (kept from an earlier run)"
+  BASE_IMAGE=$NODE_BASE
 fi
 if [ -z "${BASE_IMAGE:-}" ]; then
   mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
@@ -98,14 +114,21 @@ if [ -z "${BASE_IMAGE:-}" ]; then
   cp /etc/ssl/certs/ca-certificates.crt "$WORK/rootfs/etc/ssl/certs/host-ca.crt"
   tar -C "$WORK/rootfs" -c . | podman import \
     --change 'ENV=PATH=/usr/local/bin:/usr/bin:/bin' \
-    --change 'ENV=NODE_EXTRA_CA_CERTS=/etc/ssl/certs/host-ca.crt' - localhost/node-base >/dev/null
-  BASE_IMAGE=localhost/node-base
+    --change 'ENV=NODE_EXTRA_CA_CERTS=/etc/ssl/certs/host-ca.crt' - "$NODE_BASE" >/dev/null
+  rm -rf "$WORK/rootfs"
+  BASE_IMAGE=$NODE_BASE
 fi
 
 # --- build and run ---------------------------------------------------------------------------
 log "podman build (base $BASE_IMAGE)"
 t0=$(date +%s)
-podman build --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" -t localhost/studio-site:test "$ROOT" >"$WORK/build.log" 2>&1 \
+# The dependency stages first, tagged: the next run's build finds them while package-lock.json is the
+# same, and a changed lock leaves the old ones untagged, to be pruned.
+for stage in deps prod-deps; do
+  podman build --layers --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" --target "$stage" -t "localhost/studio-site-$stage:cache" "$ROOT" >>"$WORK/build.log" 2>&1 \
+    || { tail -40 "$WORK/build.log"; fail "podman build (stage $stage)"; }
+done
+podman build --layers --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" -t localhost/studio-site:test "$ROOT" >>"$WORK/build.log" 2>&1 \
   || { tail -40 "$WORK/build.log"; fail "podman build"; }
 log "built in $(( $(date +%s) - t0 )) s; image $(podman image inspect localhost/studio-site:test --format '{{.Size}}' | awk '{printf "%.0f MB", $1/1e6}')"
 
