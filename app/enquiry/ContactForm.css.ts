@@ -1,5 +1,5 @@
 import { style, styleVariants } from "@vanilla-extract/css";
-import { vars } from "~/styles/theme.css";
+import { breakpoints, vars } from "~/styles/theme.css";
 
 export const form = style({ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: vars.space.medium });
 
@@ -32,7 +32,14 @@ export const control = style({
 
 export const error = style({ color: vars.color.dangerBorder, fontSize: vars.fontSize.small, fontWeight: 600 });
 
-export const submit = style({ justifySelf: "start", minWidth: "min(11rem, 100%)" });
+export const submit = style({
+  justifySelf: "start",
+  minWidth: "min(11rem, 100%)",
+  // At 200 % zoom on a phone its padding goes to the label, which then wraps only between words: a
+  // Send two lines tall fits above a toast (app/toasts/placement.ts). (Doubled class: over the
+  // button's own padding at that width.)
+  "@media": { [breakpoints.zoomedPhone]: { selectors: { "&&": { paddingInline: vars.space.small } } } },
+});
 
 const noticeBase = style({
   padding: vars.space.medium,

@@ -7,18 +7,19 @@ import type { Tone } from "./tone";
 
 // Our own live region speaks each toast (see announce.ts); the toast's own is silenced so nothing is read twice.
 const silent = { role: "status", "aria-live": "off" } as const;
-// react-hot-toast keeps its toasts this far from the screen's bottom edge.
-const BOTTOM_EDGE = 16;
+// react-hot-toast keeps its toasts this far from the screen's edges.
+const EDGE = 16;
 const SUCCESS_ID = "success";
 
 /** Shows a toast; with `avoid`, where it covers none of that form's fields (placement.ts). */
 export function show(tone: Tone, title: string, text: React.ReactNode, plainText: string, avoid?: Element | null) {
+  const { position, scrollBy } = avoid ? placement(avoid, tone, title, plainText) : { position: "top-center" as const, scrollBy: 0 };
   toast.custom(
     (t) => (
       <div className={styles.toast[tone]} data-tone={tone}>
-        <div>
+        <div className={styles.body}>
           <p className={styles.title}>{title}</p>
-          <p>{text}</p>
+          <p className={styles.text}>{text}</p>
         </div>
         <button type="button" className={styles.dismiss} onClick={() => toast.dismiss(t.id)} aria-label={texts.dismiss}>
           ×
@@ -32,9 +33,14 @@ export function show(tone: Tone, title: string, text: React.ReactNode, plainText
       id: tone === "success" ? SUCCESS_ID : undefined,
       duration: tone === "destructive" ? Infinity : 8000,
       ariaProps: silent,
-      position: avoid ? placement(avoid, tone, title, plainText) : "top-center",
+      position,
     },
   );
+  // The form fills the screen (a small one, or zoomed): its last control goes to just above the toast.
+  if (scrollBy !== 0) {
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    window.scrollBy({ top: scrollBy, behavior: still ? "instant" : "smooth" });
+  }
 }
 
 /** Dismisses the success toast. */
@@ -44,14 +50,18 @@ export function dismissSuccess() {
 
 /** Measures the toast on an invisible copy of it, where the page's styles put it, then places it. */
 function placement(avoid: Element, tone: Tone, title: string, plainText: string): Placement {
+  // As react-hot-toast lays a toast out: a fixed rack 16 px in from the screen's edges, a full-width
+  // row that centres the toast (a classic scrollbar or a narrow screen makes the toast narrower).
   const rack = document.createElement("div");
   rack.className = styles.container;
-  rack.style.cssText = "position:fixed;visibility:hidden;pointer-events:none";
-  const probe = rack.appendChild(document.createElement("div"));
+  rack.style.cssText = `position:fixed;inset:${EDGE}px;visibility:hidden;pointer-events:none`;
+  const row = rack.appendChild(document.createElement("div"));
+  row.style.cssText = "position:absolute;left:0;right:0;display:flex;justify-content:center";
+  const probe = row.appendChild(document.createElement("div"));
   probe.className = styles.toast[tone];
-  const body = probe.appendChild(document.createElement("div"));
+  const body = Object.assign(probe.appendChild(document.createElement("div")), { className: styles.body });
   Object.assign(body.appendChild(document.createElement("p")), { className: styles.title, textContent: title });
-  body.appendChild(document.createElement("p")).textContent = plainText;
+  Object.assign(body.appendChild(document.createElement("p")), { className: styles.text, textContent: plainText });
   Object.assign(probe.appendChild(document.createElement("span")), { className: styles.dismiss });
   document.body.append(rack);
   const size = probe.getBoundingClientRect();
@@ -65,7 +75,7 @@ function placement(avoid: Element, tone: Tone, title: string, plainText: string)
     size,
     viewport: { width: document.documentElement.clientWidth, height: innerHeight },
     topEdge,
-    bottomEdge: BOTTOM_EDGE,
+    bottomEdge: EDGE,
   });
 }
 

@@ -1,22 +1,32 @@
 /**
  * Where a toast goes so that it covers none of the fields of the form it speaks about: under the
  * header, unless that would cover one of them (the visitor is looking at the form they just sent:
- * at 360 px its top fields sit right there), then at the bottom of the screen; where both would, the
- * side that covers less. A toast never takes taps meant for what is under it (Toasts.css.ts).
+ * at 360 px its top fields sit right there), then at the bottom of the screen. Where both would (a
+ * small screen, or 200 % zoom: the form fills it), at the bottom, with the page scrolled so that the
+ * form's last control (Send) sits just above the toast: every field on screen is then clear of it,
+ * and the visitor's next step is in sight. A toast never takes taps meant for what is under it
+ * (Toasts.css.ts).
  */
-export type Placement = "top-center" | "bottom-center";
+export type Placement = {
+  position: "top-center" | "bottom-center";
+  /** Pixels to scroll the page down by as the toast shows; 0 where it covers nothing as it is. */
+  scrollBy: number;
+};
 
 type Box = { top: number; bottom: number; left: number; right: number };
 
-/** Vertical pixels of `fields` that a toast of `size` would cover at `top` (centred, as the toasts are). */
-function covered(fields: Box[], size: { width: number; height: number }, top: number, viewportWidth: number) {
+/** Room left between the form's last control and a toast below it. */
+export const CLEARANCE = 8;
+
+/** The fields of `fields` that a toast of `size` would cover horizontally (centred, as the toasts are). */
+function inColumn(fields: Box[], size: { width: number }, viewportWidth: number) {
   const left = (viewportWidth - size.width) / 2;
-  let pixels = 0;
-  for (const box of fields) {
-    if (box.right <= left || box.left >= left + size.width) continue;
-    pixels += Math.max(0, Math.min(box.bottom, top + size.height) - Math.max(box.top, top));
-  }
-  return pixels;
+  return fields.filter((box) => box.right > left && box.left < left + size.width);
+}
+
+/** Whether a toast of `height` at `top` would cover any of `fields`. */
+function covers(fields: Box[], height: number, top: number) {
+  return fields.some((box) => box.bottom > top && box.top < top + height);
 }
 
 export function placeToast({
@@ -34,7 +44,10 @@ export function placeToast({
   topEdge: number;
   bottomEdge: number;
 }): Placement {
-  const atTop = covered(fields, size, topEdge, viewport.width);
-  if (atTop === 0) return "top-center";
-  return covered(fields, size, viewport.height - bottomEdge - size.height, viewport.width) < atTop ? "bottom-center" : "top-center";
+  const below = inColumn(fields, size, viewport.width);
+  if (!covers(below, size.height, topEdge)) return { position: "top-center", scrollBy: 0 };
+  const bottomTop = viewport.height - bottomEdge - size.height;
+  if (!covers(below, size.height, bottomTop)) return { position: "bottom-center", scrollBy: 0 };
+  const lowest = Math.max(...below.map((box) => box.bottom));
+  return { position: "bottom-center", scrollBy: Math.round(lowest - (bottomTop - CLEARANCE)) };
 }

@@ -64,6 +64,11 @@ export function describeJourney(engine: string, launch: (options?: LaunchOptions
       });
     }
 
+    it("at 200 % zoom on a 360 px phone (180 CSS px): nothing scrolls sideways, Book Now in the menu, fields focus in place, the toast over no field", async (context) => {
+      if (!driver) return context.skip(missing);
+      await zoomedPhone(driver, engine.toLowerCase());
+    });
+
     it("with JavaScript off, at 360 px: a sent form goes on to the result page; Back shows the form without the message; Forward and Reload post nothing", async (context) => {
       if (!driver) return context.skip(missing);
       const launched = await launch({ scripts: false });
@@ -349,6 +354,81 @@ async function sendThenLeave(driver: Driver, engine: string, width: number, mome
   await new Promise((resolve) => setTimeout(resolve, 1500));
   expect((await studioMails(values.projectTitle)).length, `enquiries stored for one Send and leaving (${moment})`).toBe(1);
   expect((await state()).path, "still on the page the visitor came Back to").toBe("/");
+}
+
+/**
+ * 200 % zoom on a 360 × 780 phone lays the page out at 180 × 390 CSS px (issue 34, decision 027):
+ * nothing scrolls sideways, Book Now has moved into the menu and the menu button is whole, focusing a
+ * field never moves the page sideways, and the success toast covers none of the fields on screen,
+ * with Send in sight (app/toasts/placement.ts).
+ */
+async function zoomedPhone(driver: Driver, engine: string) {
+  const site = inject("siteUrl");
+  await driver.setViewport(180, 390);
+  await driver.goto(`${site}/`);
+  const layout = await driver.evaluate(() => {
+    const visible = (element: Element | null) => !!element && element.getBoundingClientRect().width > 0;
+    const menu = document.querySelector("header details summary")!.getBoundingClientRect();
+    return {
+      width: innerWidth,
+      sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      bookNowInHeader: [...document.querySelectorAll("header a[href='#contact']")].some((a) => !a.closest("details") && visible(a)),
+      menuButton: { left: menu.left, right: menu.right, screen: document.documentElement.clientWidth },
+    };
+  });
+  expect(layout.width, "the viewport").toBe(180);
+  expect(layout.sideways, "the page scrolls sideways").toBe(0);
+  expect(layout.bookNowInHeader, "Book Now in the header bar").toBe(false);
+  expect(layout.menuButton.left >= 0 && layout.menuButton.right <= layout.menuButton.screen, "the menu button whole on screen").toBe(true);
+
+  const token = `${engine}-zoomed-${Date.now().toString(36)}`;
+  const values = { ...emptyMessage(), name: "Ada Lovelace", email: `ada-${token}@example.com`, projectTitle: `Zoomed ${token}` };
+  for (const name of CONTACT_FIELDS.filter((f) => values[f] !== "")) {
+    await driver.click(field(name));
+    expect(await driver.evaluate(() => scrollX), `the page moved sideways focusing ${name}`).toBe(0);
+    await driver.type(values[name]);
+  }
+  await until("hydration", () => driver.evaluate(() => document.documentElement.hasAttribute("data-hydrated")), 15_000);
+  await new Promise((resolve) => setTimeout(resolve, 300)); // people take longer than MIN_FILL_MS
+  await driver.click(`${FORM} button[type=submit]`);
+  await until("the success toast", () => driver.evaluate(() => !!document.querySelector("[data-tone=success]")), 15_000);
+  await new Promise((resolve) => setTimeout(resolve, 800)); // the toast's entrance, and the page's scroll to Send
+  const seen = await driver.evaluate((form) => {
+    const shown = document.querySelector("[data-tone=success]")!.getBoundingClientRect();
+    const send = document.querySelector(`${form} button[type=submit]`)!.getBoundingClientRect();
+    const covered = [...document.querySelectorAll<HTMLElement>(`${form} input:not([tabindex='-1']), ${form} textarea, ${form} button`)]
+      .filter((c) => {
+        const box = c.getBoundingClientRect();
+        return (
+          box.bottom > 0 &&
+          box.top < innerHeight &&
+          box.left < shown.right &&
+          box.right > shown.left &&
+          box.top < shown.bottom &&
+          box.bottom > shown.top
+        );
+      })
+      .map((c) => c.getAttribute("name") ?? c.textContent);
+    return {
+      covered,
+      sendInSight: send.top >= 0 && send.bottom <= innerHeight,
+      sideways: scrollX,
+      boxes: JSON.stringify({
+        y: scrollY,
+        shown,
+        send,
+        h: document.querySelector("header")!.getBoundingClientRect().bottom,
+        sh: document.documentElement.scrollHeight,
+      }),
+    };
+  }, FORM);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await driver.screenshot(path.join(SCREENSHOTS, `${engine}-180-toast.png`));
+  expect(seen.covered, `fields under the toast (the page: ${seen.boxes})`).toEqual([]);
+  expect(seen.sendInSight, "Send in sight with the toast shown").toBe(true);
+  expect(seen.sideways, "the page moved sideways").toBe(0);
+  await until("the enquiry at the SMTP catcher", async () => (await studioMails(values.projectTitle))[0]);
+  expect(await driver.takeConsoleErrors(), "console errors").toEqual([]);
 }
 
 /**
