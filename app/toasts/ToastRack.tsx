@@ -1,7 +1,7 @@
 /** react-hot-toast and the toast markup; loaded on the first toast (see Toasts.tsx). */
 import toast, { Toaster } from "react-hot-toast";
 import { toasts as texts } from "~/content";
-import { placeToast, type Placement } from "./placement";
+import { placeToast, scrollAbove, type Placement } from "./placement";
 import * as styles from "./Toasts.css";
 import type { Tone } from "./tone";
 
@@ -14,9 +14,9 @@ const SUCCESS_ID = "success";
 /** Shows a toast; with `avoid`, where it covers none of that form's fields (placement.ts). */
 export function show(tone: Tone, title: string, text: React.ReactNode, plainText: string, avoid?: Element | null) {
   const { position, scrollBy } = avoid ? placement(avoid, tone, title, plainText) : { position: "top-center" as const, scrollBy: 0 };
-  toast.custom(
+  const id = toast.custom(
     (t) => (
-      <div className={styles.toast[tone]} data-tone={tone}>
+      <div className={styles.toast[tone]} data-tone={tone} data-toast={t.id}>
         <div className={styles.body}>
           <p className={styles.title}>{title}</p>
           <p className={styles.text}>{text}</p>
@@ -36,11 +36,28 @@ export function show(tone: Tone, title: string, text: React.ReactNode, plainText
       position,
     },
   );
-  // The form fills the screen (a small one, or zoomed): its last control goes to just above the toast.
-  if (scrollBy !== 0) {
-    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    window.scrollBy({ top: scrollBy, behavior: still ? "instant" : "smooth" });
-  }
+  // The form fills the screen (a small one, or zoomed): its last control goes to just above the
+  // toast, measured once both are on screen as they will stay (two frames: React has committed the
+  // form's new state, and the toast is laid out; its height, unlike its box, ignores its entrance).
+  if (scrollBy !== 0 && avoid)
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        const shown = document.querySelector<HTMLElement>(`[data-toast="${CSS.escape(id)}"]`);
+        // (Not on screen yet: as measured on the copy.)
+        const by = shown ? scrollAbove(fieldBoxes(avoid, shown.offsetWidth), innerHeight - EDGE - shown.offsetHeight) : scrollBy;
+        const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+        if (by > 0) window.scrollBy({ top: by, behavior: still ? "instant" : "smooth" });
+      }),
+    );
+}
+
+/** The boxes of `form`'s fields on screen (not the visually hidden honeypot); with `width`, only those a centred toast that wide spans. */
+function fieldBoxes(form: Element, width = 0) {
+  const left = (document.documentElement.clientWidth - width) / 2;
+  return [...form.querySelectorAll("input, textarea, select, button")]
+    .map((field) => field.getBoundingClientRect())
+    .filter((box) => box.width > 1 && box.height > 1)
+    .filter((box) => width === 0 || (box.right > left && box.left < left + width));
 }
 
 /** Dismisses the success toast. */
@@ -67,11 +84,8 @@ function placement(avoid: Element, tone: Tone, title: string, plainText: string)
   const size = probe.getBoundingClientRect();
   const topEdge = rack.getBoundingClientRect().top;
   rack.remove();
-  const fields = [...avoid.querySelectorAll("input, textarea, select, button")]
-    .map((field) => field.getBoundingClientRect())
-    .filter((box) => box.width > 1 && box.height > 1); // not the visually hidden honeypot
   return placeToast({
-    fields,
+    fields: fieldBoxes(avoid),
     size,
     viewport: { width: document.documentElement.clientWidth, height: innerHeight },
     topEdge,

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CLEARANCE, placeToast } from "./placement";
+import { CLEARANCE, placeToast, scrollAbove } from "./placement";
 
 // A 360 × 780 phone, a toast 328 × 156 under a 64 px header.
 const phone = { size: { width: 328, height: 156 }, viewport: { width: 360, height: 780 }, topEdge: 72, bottomEdge: 16 };
@@ -21,6 +21,13 @@ describe("where a toast goes", () => {
     // The toast's top at the bottom: 780 - 16 - 156 = 608; the last field ends at 744.
     expect(placeToast({ ...phone, fields })).toEqual({ position: "bottom-center", scrollBy: 744 - (608 - CLEARANCE) });
     // (Always down: a field that the toast at the bottom would cover ends below the toast's top.)
+  });
+
+  it("measured again once the toast is on screen: as far as the form's last field now needs, never back up", () => {
+    // Send grew from one line to two as "Sending..." became "Send Message" again.
+    expect(scrollAbove([field(100, 144), field(360, 420)], 400)).toBe(420 - (400 - CLEARANCE));
+    expect(scrollAbove([field(100, 144), field(300, 340)], 400)).toBe(0);
+    expect(scrollAbove([], 400)).toBe(0);
   });
 
   it("ignores fields beside the toast (a wide screen with the form in its left column)", () => {

@@ -48,6 +48,16 @@ export function placeToast({
   if (!covers(below, size.height, topEdge)) return { position: "top-center", scrollBy: 0 };
   const bottomTop = viewport.height - bottomEdge - size.height;
   if (!covers(below, size.height, bottomTop)) return { position: "bottom-center", scrollBy: 0 };
-  const lowest = Math.max(...below.map((box) => box.bottom));
-  return { position: "bottom-center", scrollBy: Math.round(lowest - (bottomTop - CLEARANCE)) };
+  return { position: "bottom-center", scrollBy: scrollAbove(below, bottomTop) };
+}
+
+/**
+ * How far to scroll the page down so that the lowest of `fields` ends just above `toastTop` (0 when
+ * it already does). The page calls it again once the toast is on screen and the form has settled:
+ * a Send that reads "Sending..." on one line becomes "Send Message" on two as the toast shows.
+ */
+export function scrollAbove(fields: Box[], toastTop: number) {
+  if (fields.length === 0) return 0;
+  const lowest = Math.max(...fields.map((box) => box.bottom));
+  return Math.max(0, Math.round(lowest - (toastTop - CLEARANCE)));
 }
