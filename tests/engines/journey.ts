@@ -32,13 +32,6 @@ const VIEWPORTS = [
 ] as const;
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../artifacts/engines");
 const FORM = "#contact form";
-/**
- * WebKit's history steps past the journey's first Back (Send then leave, and Back, Forward and Reload
- * without JavaScript) run when asked (ENGINES_WEBKIT_HISTORY=all): under npm test's load WebKitWebDriver
- * can stop answering during such a navigation (UND_ERR_HEADERS_TIMEOUT), so in the suite they run on
- * Firefox (issue 34 notes it). On a quiet machine they pass on WebKit too.
- */
-const historySteps = (engine: string) => engine !== "webkit" || process.env.ENGINES_WEBKIT_HISTORY === "all";
 const field = (name: string) => `${FORM} [name=${name}]`;
 
 export function describeJourney(engine: string, launch: (options?: LaunchOptions) => Promise<Launch>) {
@@ -240,8 +233,7 @@ async function journey(driver: Driver, engine: string, { width, height }: { widt
   expect(await driver.takeConsoleErrors(), "console errors").toEqual([]);
 
   // Send, then leaving at once, then Back: before hydration and after (issue 34).
-  if (historySteps(engine))
-    for (const moment of ["before hydration", "after hydration"] as const) await sendThenLeave(driver, engine, width, moment);
+  for (const moment of ["before hydration", "after hydration"] as const) await sendThenLeave(driver, engine, width, moment);
   // WebKit reports the call it cancels itself as the page is left, in its own words (not the page's
   // code, which logs nothing for a call cut off by leaving: decision 026).
   const engineOwn = /^CONSOLE JS ERROR Fetch API cannot load \S+\/functions\/v1\/send-contact-email due to access control checks\.$/;
@@ -501,7 +493,6 @@ async function withoutScripts(driver: Driver, engine: string) {
   };
   await oneEnquiry("");
   expect(await driver.takeConsoleErrors(), "console errors with JavaScript off").toEqual([]);
-  if (!historySteps(engine)) return;
 
   await driver.back();
   expect((await at()).path).toBe("/");
