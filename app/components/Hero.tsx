@@ -18,17 +18,6 @@ export function Hero({ studioName }: { studioName: string }) {
   const [headline, ...rest] = hero.tagline.split(". ");
   return (
     <section className={styles.hero} aria-labelledby="hero-title">
-      <svg
-        className={styles.wave}
-        aria-hidden="true"
-        viewBox="0 0 600 120"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="5"
-        strokeLinecap="round"
-      >
-        <path d={WAVE} />
-      </svg>
       <div className={container}>
         <p className={eyebrow}>
           {studioName} · {hero.eyebrow}
@@ -41,6 +30,20 @@ export function Hero({ studioName }: { studioName: string }) {
           {hero.cta}
         </a>
       </div>
+      {/* Last: it hangs from the hero's bottom edge, so it must arrive after everything that makes the
+          hero as tall as it is. First, a slow network painted it before the text had come and then
+          moved it down 400 px (a layout shift in the FAQ's slow-phone test). */}
+      <svg
+        className={styles.wave}
+        aria-hidden="true"
+        viewBox="0 0 600 120"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="5"
+        strokeLinecap="round"
+      >
+        <path d={WAVE} />
+      </svg>
     </section>
   );
 }

@@ -14,6 +14,9 @@ const SUCCESS_ID = "success";
 /** Shows a toast; with `avoid`, where it covers none of that form's fields (placement.ts). */
 export function show(tone: Tone, title: string, text: React.ReactNode, plainText: string, avoid?: Element | null) {
   const { position, scrollBy } = avoid ? placement(avoid, tone, title, plainText) : { position: "top-center" as const, scrollBy: 0 };
+  // One toast speaks about the form at a time: a newer outcome replaces the one before (errors stay
+  // until dismissed, and two stacked at the bottom would lift the older one over the fields).
+  if (avoid) toast.dismiss();
   const id = toast.custom(
     (t) => (
       <div className={styles.toast[tone]} data-tone={tone} data-toast={t.id}>
@@ -36,19 +39,40 @@ export function show(tone: Tone, title: string, text: React.ReactNode, plainText
       position,
     },
   );
-  // The form fills the screen (a small one, or zoomed): its last control goes to just above the
-  // toast, measured once both are on screen as they will stay (two frames: React has committed the
-  // form's new state, and the toast is laid out; its height, unlike its box, ignores its entrance).
-  if (scrollBy !== 0 && avoid)
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        const shown = document.querySelector<HTMLElement>(`[data-toast="${CSS.escape(id)}"]`);
-        // (Not on screen yet: as measured on the copy.)
-        const by = shown ? scrollAbove(fieldBoxes(avoid, shown.offsetWidth), innerHeight - EDGE - shown.offsetHeight) : scrollBy;
-        const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-        if (by > 0) window.scrollBy({ top: by, behavior: still ? "instant" : "smooth" });
-      }),
-    );
+  if (avoid && position === "bottom-center") bringAbove(avoid, id, scrollBy);
+}
+
+/**
+ * The form fills the screen (a small one, or zoomed): its last control goes to just above the toast
+ * at the bottom, measured once both are on screen as they will stay: from the next frame on, as soon
+ * as the toast is laid out (the first toast mounts the rack), so that React has committed the form's
+ * new state too. The toast's height, unlike its box, ignores its entrance. Not there within a
+ * second: as measured on the copy.
+ */
+function bringAbove(form: Element, id: string, measured: number) {
+  let frames = 0;
+  const step = () => {
+    const shown = document.querySelector<HTMLElement>(`[data-toast="${CSS.escape(id)}"]`);
+    if (!shown?.offsetHeight && ++frames < 60) return void requestAnimationFrame(step);
+    const rack = shown?.closest("[data-rht-toaster]");
+    const by = shown
+      ? scrollAbove({
+          fields: fieldBoxes(form, shown.offsetWidth),
+          toastTop: innerHeight - EDGE - shown.offsetHeight,
+          topEdge: rack ? rack.getBoundingClientRect().top : 0,
+          focused: focusedIn(form),
+        })
+      : measured;
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (by > 0) window.scrollBy({ top: by, behavior: still ? "instant" : "smooth" });
+  };
+  requestAnimationFrame(() => requestAnimationFrame(step));
+}
+
+/** The box of the field with focus, where it is one of `form`'s. */
+function focusedIn(form: Element) {
+  const active = document.activeElement;
+  return active && active !== form && form.contains(active) ? active.getBoundingClientRect() : undefined;
 }
 
 /** The boxes of `form`'s fields on screen (not the visually hidden honeypot); with `width`, only those a centred toast that wide spans. */
@@ -90,6 +114,7 @@ function placement(avoid: Element, tone: Tone, title: string, plainText: string)
     viewport: { width: document.documentElement.clientWidth, height: innerHeight },
     topEdge,
     bottomEdge: EDGE,
+    focused: focusedIn(avoid),
   });
 }
 

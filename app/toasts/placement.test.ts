@@ -20,14 +20,22 @@ describe("where a toast goes", () => {
     const fields = [field(80, 124), field(200, 600), field(700, 744)];
     // The toast's top at the bottom: 780 - 16 - 156 = 608; the last field ends at 744.
     expect(placeToast({ ...phone, fields })).toEqual({ position: "bottom-center", scrollBy: 744 - (608 - CLEARANCE) });
-    // (Always down: a field that the toast at the bottom would cover ends below the toast's top.)
   });
 
-  it("measured again once the toast is on screen: as far as the form's last field now needs, never back up", () => {
+  it("never scrolls Send, or the field with focus, up under the header: on a screen too small for both, they stay in sight", () => {
+    const fields = [field(80, 124), field(200, 600), field(640, 744)];
+    // Send's top may rise from 640 to the header's 72 at most; the focused field's from 200.
+    expect(placeToast({ ...phone, fields, size: { width: 328, height: 600 } }).scrollBy).toBe(640 - 72);
+    expect(placeToast({ ...phone, fields, size: { width: 328, height: 600 }, focused: fields[1] }).scrollBy).toBe(200 - 72);
+    // Already under the header: no scroll at all.
+    expect(scrollAbove({ fields, toastTop: 608, topEdge: 72, focused: field(40, 70) })).toBe(0);
+  });
+
+  it("measured again once the toast is on screen: as far as the form's last field now needs", () => {
     // Send grew from one line to two as "Sending..." became "Send Message" again.
-    expect(scrollAbove([field(100, 144), field(360, 420)], 400)).toBe(420 - (400 - CLEARANCE));
-    expect(scrollAbove([field(100, 144), field(300, 340)], 400)).toBe(0);
-    expect(scrollAbove([], 400)).toBe(0);
+    expect(scrollAbove({ fields: [field(100, 144), field(360, 420)], toastTop: 400, topEdge: 72 })).toBe(420 - (400 - CLEARANCE));
+    expect(scrollAbove({ fields: [field(100, 144), field(300, 340)], toastTop: 400, topEdge: 72 })).toBe(0);
+    expect(scrollAbove({ fields: [], toastTop: 400, topEdge: 72 })).toBe(0);
   });
 
   it("ignores fields beside the toast (a wide screen with the form in its left column)", () => {
@@ -36,31 +44,49 @@ describe("where a toast goes", () => {
     expect(placeToast({ ...desktop, fields: [field(100, 144, 200, 800)] })).toEqual(at("bottom-center"));
   });
 
-  it("covers no field once the page has scrolled, wherever the form is and however tall the toast (a page that can scroll)", () => {
-    const arbitraryForm = fc
-      .array(fc.tuple(fc.integer({ min: 20, max: 200 }), fc.integer({ min: 4, max: 40 })), { minLength: 1, maxLength: 8 })
-      .chain((heights) => fc.record({ heights: fc.constant(heights), start: fc.integer({ min: -3000, max: 3000 }) }));
+  it("for any form, screen and toast: no field is covered once the page has scrolled where the room allows it, and Send and the focused field never go under the header", () => {
+    const forms = fc.record({
+      heights: fc.array(fc.tuple(fc.integer({ min: 20, max: 200 }), fc.integer({ min: 4, max: 40 })), { minLength: 1, maxLength: 8 }),
+      start: fc.integer({ min: -3000, max: 3000 }),
+      focus: fc.option(fc.nat(), { nil: undefined }),
+    });
     const screens = fc.record({
       width: fc.integer({ min: 180, max: 1440 }),
-      height: fc.integer({ min: 300, max: 1200 }),
-      toastHeight: fc.integer({ min: 60, max: 240 }),
+      height: fc.integer({ min: 180, max: 1200 }),
+      header: fc.integer({ min: 40, max: 120 }),
+      toastHeight: fc.integer({ min: 60, max: 400 }),
     });
     fc.assert(
-      fc.property(arbitraryForm, screens, ({ heights, start }, screen) => {
+      fc.property(forms, screens, ({ heights, start, focus }, screen) => {
         let top = start;
         const fields = heights.map(([height, gap]) => {
           const box = field(top, top + height, 0, screen.width);
           top += height + gap;
           return box;
         });
+        const focused = focus === undefined ? undefined : fields[focus % fields.length];
         const size = { width: Math.min(416, screen.width - 32), height: screen.toastHeight };
         const viewport = { width: screen.width, height: screen.height };
-        const { position, scrollBy } = placeToast({ fields, size, viewport, topEdge: 72, bottomEdge: 16 });
-        const toastTop = position === "top-center" ? 72 : screen.height - 16 - size.height;
-        const onScreenAfter = fields
-          .map((box) => ({ ...box, top: box.top - scrollBy, bottom: box.bottom - scrollBy }))
-          .filter((box) => box.bottom > 0 && box.top < screen.height);
-        return onScreenAfter.every((box) => box.bottom <= toastTop || box.top >= toastTop + size.height);
+        const topEdge = screen.header + 8;
+        const { position, scrollBy } = placeToast({ fields, size, viewport, topEdge, bottomEdge: 16, focused });
+        const toastTop = position === "top-center" ? topEdge : screen.height - 16 - size.height;
+        const moved = (box: { top: number; bottom: number }) => ({ top: box.top - scrollBy, bottom: box.bottom - scrollBy });
+        const send = fields.at(-1)!;
+        // Never up under the header, unless it was there already.
+        for (const kept of [send, focused]) if (kept && kept.top >= topEdge) expect(moved(kept).top).toBeGreaterThanOrEqual(topEdge);
+        expect(scrollBy).toBeGreaterThanOrEqual(0);
+        // Where Send fits between the header and the toast, and the focused field stays below the header, nothing on screen is covered.
+        const fits =
+          send.bottom - send.top <= toastTop - CLEARANCE - topEdge && send.top >= topEdge && (!focused || focused.top >= topEdge);
+        const room = Math.min(send.top, focused?.top ?? Infinity) - topEdge;
+        const needed = send.bottom - (toastTop - CLEARANCE);
+        if (fits && room >= needed) {
+          const covered = fields
+            .map(moved)
+            .filter((box) => box.bottom > 0 && box.top < screen.height)
+            .filter((box) => box.bottom > toastTop && box.top < toastTop + size.height);
+          expect(covered).toEqual([]);
+        }
       }),
     );
   });

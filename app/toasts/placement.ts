@@ -4,8 +4,9 @@
  * at 360 px its top fields sit right there), then at the bottom of the screen. Where both would (a
  * small screen, or 200 % zoom: the form fills it), at the bottom, with the page scrolled so that the
  * form's last control (Send) sits just above the toast: every field on screen is then clear of it,
- * and the visitor's next step is in sight. A toast never takes taps meant for what is under it
- * (Toasts.css.ts).
+ * and the visitor's next step is in sight. The scroll never takes Send, or the field that has focus,
+ * up under the header: where the screen is too small for both, they stay in sight and the toast
+ * covers what it must. A toast never takes taps meant for what is under it (Toasts.css.ts).
  */
 export type Placement = {
   position: "top-center" | "bottom-center";
@@ -35,6 +36,7 @@ export function placeToast({
   viewport,
   topEdge,
   bottomEdge,
+  focused,
 }: {
   /** The boxes of the fields to keep uncovered, as on screen (getBoundingClientRect). */
   fields: Box[];
@@ -43,21 +45,27 @@ export function placeToast({
   /** Where a toast at the top starts (below the fixed header), and where one at the bottom ends. */
   topEdge: number;
   bottomEdge: number;
+  /** The field with focus, if it is one of them: never scrolled under the header. */
+  focused?: Box;
 }): Placement {
   const below = inColumn(fields, size, viewport.width);
   if (!covers(below, size.height, topEdge)) return { position: "top-center", scrollBy: 0 };
   const bottomTop = viewport.height - bottomEdge - size.height;
   if (!covers(below, size.height, bottomTop)) return { position: "bottom-center", scrollBy: 0 };
-  return { position: "bottom-center", scrollBy: scrollAbove(below, bottomTop) };
+  return { position: "bottom-center", scrollBy: scrollAbove({ fields: below, toastTop: bottomTop, topEdge, focused }) };
 }
 
 /**
- * How far to scroll the page down so that the lowest of `fields` ends just above `toastTop` (0 when
- * it already does). The page calls it again once the toast is on screen and the form has settled:
- * a Send that reads "Sending..." on one line becomes "Send Message" on two as the toast shows.
+ * How far to scroll the page down so that the lowest of `fields` (Send) ends just above a toast whose
+ * top is at `toastTop`; 0 when it already does. Never so far that Send's top, or the `focused` field's,
+ * goes above `topEdge` (under the header). The page calls it again once the toast is on screen and
+ * the form has settled: a Send that reads "Sending..." on one line becomes "Send Message" on two as
+ * the toast shows.
  */
-export function scrollAbove(fields: Box[], toastTop: number) {
+export function scrollAbove({ fields, toastTop, topEdge, focused }: { fields: Box[]; toastTop: number; topEdge: number; focused?: Box }) {
   if (fields.length === 0) return 0;
-  const lowest = Math.max(...fields.map((box) => box.bottom));
-  return Math.max(0, Math.round(lowest - (toastTop - CLEARANCE)));
+  const last = fields.reduce((lowest, box) => (box.bottom > lowest.bottom ? box : lowest));
+  const needed = last.bottom - (toastTop - CLEARANCE);
+  const room = Math.min(last.top, focused?.top ?? Infinity) - topEdge;
+  return Math.max(0, Math.min(Math.ceil(needed), Math.floor(room)));
 }

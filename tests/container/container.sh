@@ -2,16 +2,14 @@
 # Builds the Dockerfile and runs the image with podman, then checks what a deployment needs: a
 # configuration refused at start with one line per problem and a non-zero exit, the page, the 404, the
 # headers, a non-root process, a healthy HEALTHCHECK and a clean exit 0 within 10 s of SIGTERM. Cleans
-# up everything it created.
+# up everything it created but its cache (below).
 # Base image: BASE_IMAGE when given, else node:22-bookworm-slim when its registry answers, else (a
 # machine without an image registry, docs/decisions/015) Debian bookworm made with debootstrap plus
 # Node 22 from the npm registry (NODE_VERSION picks it). SETUP_APT=0: no apt, so skipped where
 # podman is missing. `npm test` runs this unless SKIP_CONTAINER=1.
-# What it builds once is kept for the next run, as a developer's Docker keeps its layers: podman's
-# storage lives in STUDIO_CONTAINER_CACHE (else ~/.cache/studio-site/container), with the base image
-# (tagged by Node's version) and the two `npm ci` stages (tagged, so that a rebuild with the same
-# package-lock.json reuses them); everything else a run makes is removed at its end. Delete that
-# folder to start from nothing.
+# Its cache: podman's storage in STUDIO_CONTAINER_CACHE (else ~/.cache/studio-site/container) keeps
+# the base image and the `npm ci` stages between runs (docs/decisions/015 says why and what). One run
+# at a time uses it (a lock in that folder).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -35,7 +33,12 @@ fi
 
 CACHE=${STUDIO_CONTAINER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/studio-site/container}
 mkdir -p "$CACHE"
+# One run at a time: they share podman's storage (a second waits for the first).
+exec 9>"$CACHE/lock"
+flock 9
 rm -rf "$CACHE/storage/libpod" # a run stopped before its cleanup
+# A base image older than this is made again (Debian's updates, the host's CA bundle).
+BASE_MAX_AGE_DAYS=30
 WORK=$(mktemp -d /var/tmp/studio-container.XXXXXX)
 # Podman's and buildah's temporary files too (else /var/tmp/buildah*), so that cleaning up $WORK
 # removes everything, even after a build that was stopped halfway.
@@ -58,6 +61,7 @@ graphroot = "$CACHE/storage"
 runroot = "$WORK/run"
 CONF
 CTR=studio-site-test-$$
+IMAGE=localhost/studio-site:test-$$
 had_networks=$([ -d /etc/containers/networks ] && echo yes || echo no)
 had_podman_chains=$(iptables-save 2>/dev/null | grep -q NETAVARK && echo yes || echo no)
 ip_forward=$(cat /proc/sys/net/ipv4/ip_forward 2>/dev/null || echo 0)
@@ -66,8 +70,10 @@ cleanup() {
   trap '' INT TERM
   podman rm -f "$CTR" >/dev/null 2>&1 || true
   # The run's own image and any layers nothing tagged keeps; the cached base and stages stay.
-  podman rmi -f localhost/studio-site:test >/dev/null 2>&1 || true
+  podman rmi -f "$IMAGE" >/dev/null 2>&1 || true
   podman image prune -f >/dev/null 2>&1 || true
+  # What an interrupted build leaves: buildah's working containers, which keep layers alive.
+  podman ps -a --external --format '{{.ID}}' 2>/dev/null | xargs -r podman rm -f >/dev/null 2>&1 || true
   # Podman leaves its iptables chains and the jumps to them behind; drop them unless they predate us.
   if [ "$had_podman_chains" = no ]; then
     for table in nat filter; do
@@ -77,7 +83,7 @@ cleanup() {
   echo "$ip_forward" >/proc/sys/net/ipv4/ip_forward 2>/dev/null || true
   [ "$had_networks" = no ] && rm -rf /etc/containers/networks
   # Mounts a stopped podman left under $WORK (its overlay storage), deepest first.
-  { findmnt -rn -o TARGET 2>/dev/null | grep "^$WORK/" | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null; done; } || true
+  { findmnt -rn -o TARGET 2>/dev/null | grep -e "^$WORK/" -e "^$CACHE/storage/overlay/.*/merged$" | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null; done; } || true
   # Podman's record of containers remembers this run's temporary folders and would bring them back
   # in the next run: only the images stay.
   rm -rf "$WORK" "$CACHE/storage/libpod"
@@ -91,6 +97,13 @@ if [ -z "${BASE_IMAGE:-}" ] && timeout 60 podman pull -q docker.io/library/node:
   BASE_IMAGE=docker.io/library/node:22-bookworm-slim
 fi
 NODE_BASE=localhost/node-base:$NODE_VERSION-bookworm
+# Base images of other Node versions go; one past its age is made again.
+podman images --format '{{.Repository}}:{{.Tag}}' | grep '^localhost/node-base:' | grep -vx "$NODE_BASE" | xargs -r podman rmi -f >/dev/null 2>&1 || true
+if podman image exists "$NODE_BASE" &&
+  [ $(( ($(date +%s) - $(date -d "$(podman image inspect "$NODE_BASE" --format '{{.Created}}' | cut -d' ' -f1,2)" +%s)) / 86400 )) -ge "$BASE_MAX_AGE_DAYS" ]; then
+  log "base image $NODE_BASE is older than $BASE_MAX_AGE_DAYS days: made again"
+  podman rmi -f "$NODE_BASE" >/dev/null
+fi
 if [ -z "${BASE_IMAGE:-}" ] && podman image exists "$NODE_BASE"; then
   log "base image $NODE_BASE (kept from an earlier run)"
   BASE_IMAGE=$NODE_BASE
@@ -128,13 +141,13 @@ for stage in deps prod-deps; do
   podman build --layers --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" --target "$stage" -t "localhost/studio-site-$stage:cache" "$ROOT" >>"$WORK/build.log" 2>&1 \
     || { tail -40 "$WORK/build.log"; fail "podman build (stage $stage)"; }
 done
-podman build --layers --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" -t localhost/studio-site:test "$ROOT" >>"$WORK/build.log" 2>&1 \
+podman build --layers --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" -t "$IMAGE" "$ROOT" >>"$WORK/build.log" 2>&1 \
   || { tail -40 "$WORK/build.log"; fail "podman build"; }
-log "built in $(( $(date +%s) - t0 )) s; image $(podman image inspect localhost/studio-site:test --format '{{.Size}}' | awk '{printf "%.0f MB", $1/1e6}')"
+log "built in $(( $(date +%s) - t0 )) s; image $(podman image inspect "$IMAGE" --format '{{.Size}}' | awk '{printf "%.0f MB", $1/1e6}')"
 
 # A production start with the .env.example values is refused, one line per problem, before it listens.
 set +e
-refused=$(timeout 60 podman run --rm --env-file "$ROOT/.env.example" localhost/studio-site:test 2>&1)
+refused=$(timeout 60 podman run --rm --env-file "$ROOT/.env.example" "$IMAGE" 2>&1)
 refused_code=$?
 set -e
 [ "$refused_code" -ne 0 ] && [ "$refused_code" -ne 124 ] || fail "a placeholder configuration was not refused (exit $refused_code)"
@@ -148,7 +161,7 @@ PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{
 podman run -d --name "$CTR" -p "127.0.0.1:$PORT:3000" -e LOCAL_STACK=1 \
   -e SITE_URL=https://studio.example -e SUPABASE_URL=https://project.supabase.example -e ENQUIRY_RELAY_SECRET=container-relay-secret-0123456789abcdef \
   -e SUPABASE_ANON_KEY=public-anon-key -e STUDIO_EMAIL=hello@studio.example -e STUDIO_NAME="Container Studio" \
-  localhost/studio-site:test >/dev/null
+  "$IMAGE" >/dev/null
 URL=http://127.0.0.1:$PORT
 for _ in $(seq 1 60); do curl -fsS "$URL/healthz" >/dev/null 2>&1 && break; sleep 0.5; done
 

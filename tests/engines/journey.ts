@@ -432,7 +432,7 @@ async function zoomedPhone(driver: Driver, engine: string) {
       .map((c) => c.getAttribute("name") ?? c.textContent);
     return {
       covered,
-      sendInSight: send.top >= 0 && send.bottom <= innerHeight,
+      sendInSight: send.top >= document.querySelector("header")!.getBoundingClientRect().bottom && send.bottom <= innerHeight,
       sideways: scrollX,
       boxes: JSON.stringify({
         y: scrollY,

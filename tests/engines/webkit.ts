@@ -66,18 +66,28 @@ export async function launchWebKit({ scripts }: LaunchOptions = { scripts: true 
         .matchAll(/^webkit-bare-browser: load (\w+) /gm),
     ].map((m) => m[1]);
   /**
-   * Starts a navigation and waits, in the bare browser's log and not over WebDriver, until it has
-   * finished: WebKitWebDriver, asked to run a script in the middle of a navigation on a loaded
-   * machine, can stop answering for good (UND_ERR_HEADERS_TIMEOUT).
+   * Starts a navigation and waits, in the bare browser's log and not over WebDriver, until WebKit's
+   * load steps for it (its "load-changed" signal: started, committed, finished) have ended: a load
+   * started after `start` was called, and nothing under way since. WebKitWebDriver, asked to run a
+   * script in the middle of a navigation on a loaded machine, can stop answering for good
+   * (UND_ERR_HEADERS_TIMEOUT). A navigation within the document (a fragment) has no load steps: use
+   * `evaluate` for those.
    */
   const navigate = async (what: string, start: () => Promise<unknown>) => {
     const from = logText().length;
     await start();
-    await until(`${what} to finish loading (the browser's log)`, async () => loadSteps(from).includes("finished"), 30_000);
+    await until(
+      `${what}: WebKit's load steps to end (the browser's log)`,
+      async () => {
+        const steps = loadSteps(from);
+        return steps.includes("started") && steps.at(-1) === "finished";
+      },
+      30_000,
+    );
   };
-  /** No navigation under way: the last load step the browser logged, if any, is "finished". */
+  /** No navigation under way: the last of WebKit's load steps in the browser's log, if any, is "finished". */
   const settled = () =>
-    until("the page to finish loading (the browser's log)", async () => (loadSteps(0).at(-1) ?? "finished") === "finished", 30_000);
+    until("WebKit's load steps to end (the browser's log)", async () => (loadSteps(0).at(-1) ?? "finished") === "finished", 30_000);
   try {
     const browser = await remote({
       hostname: "127.0.0.1",
@@ -107,7 +117,7 @@ export async function launchWebKit({ scripts }: LaunchOptions = { scripts: true 
           let seen = "nothing yet";
           await navigate(url, () => browser.url(url));
           await until(
-            `${url} to load`,
+            `${url} to reach readyState "complete"`,
             async () => {
               const [href, readyState] = await browser.execute(() => [location.href, document.readyState]);
               seen = `${href} (${readyState})`;
@@ -123,6 +133,7 @@ export async function launchWebKit({ scripts }: LaunchOptions = { scripts: true 
           return browser.execute(fn as never, ...(args as unknown as never[])) as never;
         },
         click: async (selector) => {
+          await settled();
           const element = await browser.$(selector);
           await element.waitForDisplayed();
           await browser.execute(scrollToCentre, element as unknown as HTMLElement);
