@@ -31,8 +31,8 @@ export function Hero({ studioName }: { studioName: string }) {
         </a>
       </div>
       {/* Last: it hangs from the hero's bottom edge, so it must arrive after everything that makes the
-          hero as tall as it is. First, a slow network painted it before the text had come and then
-          moved it down 400 px (a layout shift in the FAQ's slow-phone test). */}
+          hero as tall as it is. First, a slow phone's parser painted it before the text had been
+          parsed and then moved it down 400 px (a layout shift in the FAQ's slow-phone test). */}
       <svg
         className={styles.wave}
         aria-hidden="true"

@@ -1,7 +1,7 @@
 /** react-hot-toast and the toast markup; loaded on the first toast (see Toasts.tsx). */
 import toast, { Toaster } from "react-hot-toast";
 import { toasts as texts } from "~/content";
-import { placeToast, scrollAbove, type Placement } from "./placement";
+import { placeToast, scrollAtBottom, type Placement } from "./placement";
 import * as styles from "./Toasts.css";
 import type { Tone } from "./tone";
 
@@ -47,7 +47,8 @@ export function show(tone: Tone, title: string, text: React.ReactNode, plainText
  * at the bottom, measured once both are on screen as they will stay: from the next frame on, as soon
  * as the toast is laid out (the first toast mounts the rack), so that React has committed the form's
  * new state too. The toast's height, unlike its box, ignores its entrance. Not there within a
- * second: as measured on the copy.
+ * second: as measured on the copy. The page scrolls as the page's own rule says (smoothly unless the
+ * visitor prefers reduced motion: app/styles/global.css.ts).
  */
 function bringAbove(form: Element, id: string, measured: number) {
   let frames = 0;
@@ -56,18 +57,21 @@ function bringAbove(form: Element, id: string, measured: number) {
     if (!shown?.offsetHeight && ++frames < 60) return void requestAnimationFrame(step);
     const rack = shown?.closest("[data-rht-toaster]");
     const by = shown
-      ? scrollAbove({
-          fields: fieldBoxes(form, shown.offsetWidth),
-          toastTop: innerHeight - EDGE - shown.offsetHeight,
+      ? scrollAtBottom({
+          fields: fieldBoxes(form),
+          size: { width: shown.offsetWidth, height: shown.offsetHeight },
+          viewport: viewport(),
           topEdge: rack ? rack.getBoundingClientRect().top : 0,
+          bottomEdge: EDGE,
           focused: focusedIn(form),
         })
       : measured;
-    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    if (by > 0) window.scrollBy({ top: by, behavior: still ? "instant" : "smooth" });
+    if (by > 0) window.scrollBy({ top: by });
   };
   requestAnimationFrame(() => requestAnimationFrame(step));
 }
+
+const viewport = () => ({ width: document.documentElement.clientWidth, height: innerHeight });
 
 /** The box of the field with focus, where it is one of `form`'s. */
 function focusedIn(form: Element) {
@@ -75,13 +79,11 @@ function focusedIn(form: Element) {
   return active && active !== form && form.contains(active) ? active.getBoundingClientRect() : undefined;
 }
 
-/** The boxes of `form`'s fields on screen (not the visually hidden honeypot); with `width`, only those a centred toast that wide spans. */
-function fieldBoxes(form: Element, width = 0) {
-  const left = (document.documentElement.clientWidth - width) / 2;
+/** The boxes of `form`'s fields on screen (not the visually hidden honeypot). */
+function fieldBoxes(form: Element) {
   return [...form.querySelectorAll("input, textarea, select, button")]
     .map((field) => field.getBoundingClientRect())
-    .filter((box) => box.width > 1 && box.height > 1)
-    .filter((box) => width === 0 || (box.right > left && box.left < left + width));
+    .filter((box) => box.width > 1 && box.height > 1);
 }
 
 /** Dismisses the success toast. */
@@ -111,7 +113,7 @@ function placement(avoid: Element, tone: Tone, title: string, plainText: string)
   return placeToast({
     fields: fieldBoxes(avoid),
     size,
-    viewport: { width: document.documentElement.clientWidth, height: innerHeight },
+    viewport: viewport(),
     topEdge,
     bottomEdge: EDGE,
     focused: focusedIn(avoid),

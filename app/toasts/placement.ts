@@ -30,14 +30,8 @@ function covers(fields: Box[], height: number, top: number) {
   return fields.some((box) => box.bottom > top && box.top < top + height);
 }
 
-export function placeToast({
-  fields,
-  size,
-  viewport,
-  topEdge,
-  bottomEdge,
-  focused,
-}: {
+/** What placing a toast needs to know of the page. */
+export type Layout = {
   /** The boxes of the fields to keep uncovered, as on screen (getBoundingClientRect). */
   fields: Box[];
   size: { width: number; height: number };
@@ -47,20 +41,34 @@ export function placeToast({
   bottomEdge: number;
   /** The field with focus, if it is one of them: never scrolled under the header. */
   focused?: Box;
-}): Placement {
+};
+
+export function placeToast(layout: Layout): Placement {
+  const { fields, size, viewport, topEdge, bottomEdge } = layout;
   const below = inColumn(fields, size, viewport.width);
   if (!covers(below, size.height, topEdge)) return { position: "top-center", scrollBy: 0 };
-  const bottomTop = viewport.height - bottomEdge - size.height;
-  if (!covers(below, size.height, bottomTop)) return { position: "bottom-center", scrollBy: 0 };
-  return { position: "bottom-center", scrollBy: scrollAbove({ fields: below, toastTop: bottomTop, topEdge, focused }) };
+  if (!covers(below, size.height, viewport.height - bottomEdge - size.height)) return { position: "bottom-center", scrollBy: 0 };
+  return { position: "bottom-center", scrollBy: scrollAtBottom(layout) };
+}
+
+/**
+ * For a toast at the bottom: how far to scroll the page down so that the form's last field clears
+ * it (scrollAbove). The page asks again once the toast is on screen and the form has settled: a
+ * Send that reads "Sending..." on one line becomes "Send Message" on two as the toast shows.
+ */
+export function scrollAtBottom({ fields, size, viewport, topEdge, bottomEdge, focused }: Layout) {
+  return scrollAbove({
+    fields: inColumn(fields, size, viewport.width),
+    toastTop: viewport.height - bottomEdge - size.height,
+    topEdge,
+    focused,
+  });
 }
 
 /**
  * How far to scroll the page down so that the lowest of `fields` (Send) ends just above a toast whose
  * top is at `toastTop`; 0 when it already does. Never so far that Send's top, or the `focused` field's,
- * goes above `topEdge` (under the header). The page calls it again once the toast is on screen and
- * the form has settled: a Send that reads "Sending..." on one line becomes "Send Message" on two as
- * the toast shows.
+ * goes above `topEdge` (under the header).
  */
 export function scrollAbove({ fields, toastTop, topEdge, focused }: { fields: Box[]; toastTop: number; topEdge: number; focused?: Box }) {
   if (fields.length === 0) return 0;

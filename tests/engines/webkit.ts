@@ -163,7 +163,7 @@ export async function launchWebKit({ scripts }: LaunchOptions = { scripts: true 
           await until("the page again", () => browser.execute(isNewDocument));
         },
         takeConsoleErrors: async () => {
-          const text = existsSync(consoleLog) ? readFileSync(consoleLog, "utf8") : "";
+          const text = logText();
           const lines = text.slice(read).split("\n");
           read = text.length;
           return lines.filter((line) => /CONSOLE( \w+)? ERROR/.test(line));
