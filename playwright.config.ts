@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./scripts/local-stack/chromium.mjs";
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from "./scripts/local-stack/chromium.mjs";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -16,9 +16,9 @@ export default defineConfig({
   outputDir: "artifacts/test-results",
   use: {
     trace: "retain-on-failure",
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
-    // The page scrolls smoothly while anything in it has focus (app/styles/global.css.ts), so a click
-    // right after filling the form could land while the page still slides under it. Tests that are
+    launchOptions: { executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    // The page scrolls smoothly while a link in it has focus (app/styles/global.css.ts), so a click
+    // right after following one could land while the page still slides under it. Tests that are
     // about motion ask for it themselves.
     contextOptions: { reducedMotion: "reduce" },
   },
@@ -27,10 +27,11 @@ export default defineConfig({
     {
       name: "desktop",
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 } },
-      // The booking flow's behaviour (the function's answers, toasts, the no-JS path) does not depend on the
-      // width: the phone runs it. At 1440 px the layout tests, the toast's placement, Back and the Firefox and
-      // WebKit journeys (tests/engines, which send at 1440 px) cover the form.
-      testIgnore: ["**/booking.test.ts"],
+      // What does not depend on the width runs on the phone only: the booking flow's behaviour (the
+      // function's answers, toasts, the no-JS path), the responses' headers, CSP and head (production), and
+      // the form coming back on Back (coming-back). At 1440 px the layout tests, the toast's placement, the
+      // hydration tests and the Firefox and WebKit journeys (tests/engines, which send at 1440 px) cover the form.
+      testIgnore: ["**/booking.test.ts", "**/production.test.ts", "**/coming-back.test.ts"],
     },
   ],
 });

@@ -87,7 +87,7 @@ describe("whenUntouched: a moment when no tap or key press is under way", () => 
       window.dispatchEvent(cause);
       await vi.advanceTimersByTimeAsync(200); // a click's own settling time
       whenUntouched(callback);
-      // A smooth scroll of a second and a half, as after Tab or autofill on a long page.
+      // A smooth scroll of a second and a half, as after a link to an anchor far down a long page.
       for (let i = 0; i < 15 && callback.mock.calls.length === 0; i++) {
         window.dispatchEvent(new Event("scroll"));
         await vi.advanceTimersByTimeAsync(100);

@@ -1,29 +1,56 @@
-// Which Chromium the browser tests and the bench drive, the ecosystem's way first:
-//   1. CHROMIUM_PATH, when set;
+// Which Chromium the browser tests and the measurements drive, the ecosystem's way first:
+//   1. CHROMIUM_PATH, when set (for both);
 //   2. Playwright's own build, where `npx playwright install chromium` could download it;
-//   3. Debian's /usr/bin/chromium, where that download is impossible (machines without internet:
-//      scripts/test/setup.sh installs it with apt, as root or with sudo only).
+//   3. Debian's, where that download is impossible (machines without internet: scripts/test/setup.sh
+//      installs it with apt, as root or with sudo only).
+// Two builds of the same Chromium, as Playwright itself uses them:
+//   - the tests drive the headless shell (Playwright's default for headless runs; Debian's
+//     `chromium-headless-shell`): the same Blink and V8 without the desktop browser around them, about
+//     40 % less CPU on a two-core machine (docs/decisions/015);
+//   - the measurements (bench, visitor, screenshots) drive the whole browser, as a visitor has it.
 // The flags stop Chromium calling out to a network that may not be there.
 import { existsSync } from "node:fs";
 import { chromium } from "@playwright/test";
 
-const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+const DEBIAN = { browser: "/usr/bin/chromium", headlessShell: "/usr/bin/chromium-headless-shell" };
 
-function find() {
-  if (process.env.CHROMIUM_PATH) return { kind: "CHROMIUM_PATH", path: process.env.CHROMIUM_PATH };
+function playwrightsOwn() {
   const own = chromium.executablePath();
-  if (own && existsSync(own)) return { kind: "Playwright's Chromium", path: own };
-  if (existsSync(DEBIAN_CHROMIUM)) return { kind: "Debian's Chromium", path: DEBIAN_CHROMIUM };
+  return own && existsSync(own) ? own : null;
+}
+
+function findBrowser() {
+  if (process.env.CHROMIUM_PATH) return { kind: "CHROMIUM_PATH", path: process.env.CHROMIUM_PATH };
+  const own = playwrightsOwn();
+  if (own) return { kind: "Playwright's Chromium", path: own };
+  if (existsSync(DEBIAN.browser)) return { kind: "Debian's Chromium", path: DEBIAN.browser };
   return null;
 }
 
-/** `{ kind, path }` of the browser to use, or null when there is none. */
-export const BROWSER = find();
+function findTestBrowser() {
+  if (process.env.CHROMIUM_PATH) return { kind: "CHROMIUM_PATH", path: process.env.CHROMIUM_PATH };
+  // Playwright picks its own headless shell itself when no executable is named.
+  if (playwrightsOwn()) return { kind: "Playwright's Chromium headless shell", path: undefined };
+  if (existsSync(DEBIAN.headlessShell)) return { kind: "Debian's chromium-headless-shell", path: DEBIAN.headlessShell };
+  // Slower, the same engine: what a machine has before setup installs the shell.
+  const browser = findBrowser();
+  return browser && { ...browser, fallback: true };
+}
+
+/** `{ kind, path }` of the whole browser (what the measurements drive), or null when there is none. */
+export const BROWSER = findBrowser();
 /** The executable's path (Lighthouse needs one); undefined when there is no browser. */
 export const CHROMIUM_PATH = BROWSER?.path;
+/**
+ * `{ kind, path, fallback? }` of the Chromium the tests drive; `path` undefined means Playwright's own choice,
+ * `fallback` the whole browser where no headless shell is installed.
+ */
+export const TEST_BROWSER = findTestBrowser();
+/** For `chromium.launch({ executablePath })` in the tests. */
+export const TEST_CHROMIUM_PATH = TEST_BROWSER?.path;
 export const NO_BROWSER_HELP =
   "No Chromium found. Run `npx playwright install chromium` (needs internet), or on Debian/Ubuntu " +
-  "`sudo apt-get install chromium`, or set CHROMIUM_PATH to a Chromium or Chrome executable.";
+  "`sudo apt-get install chromium chromium-headless-shell`, or set CHROMIUM_PATH to a Chromium or Chrome executable.";
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -36,10 +63,15 @@ export const CHROMIUM_ARGS = [
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  // `node scripts/local-stack/chromium.mjs`: says which browser the tests will use, or fails with what to do.
+  // `node scripts/local-stack/chromium.mjs`: says which browsers the tests and measurements will use, or fails
+  // with what to do: 1 when there is none, 2 when the tests would fall back to the whole browser.
   if (!BROWSER) {
     console.error(NO_BROWSER_HELP);
     process.exit(1);
   }
-  console.log(`browser: ${BROWSER.kind} (${BROWSER.path})`);
+  console.log(`browser: ${TEST_BROWSER.kind}${TEST_BROWSER.path ? ` (${TEST_BROWSER.path})` : ""}`);
+  if (TEST_BROWSER.fallback) {
+    console.log("(no headless shell: the tests drive the whole browser, which is slower)");
+    process.exitCode = 2;
+  }
 }

@@ -48,6 +48,16 @@ stop_beside() {
 }
 trap stop_beside EXIT
 
+# The function's tests mostly wait on their database and catcher: they run beside lint, types and the unit tests.
+# Under the Deno Supabase's edge runtime embeds (what production runs) and under this repo's (what the local stack
+# runs), each with its own database and catcher.
+beside "Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher" node scripts/test/function.mjs --edge-runtime
+beside "Function tests under this repo's Deno, real PostgreSQL + SMTP catcher" node scripts/test/function.mjs
+if [ "${SKIP_CONTAINER:-}" != "1" ]; then
+  # Mostly package unpacking and waiting on the container: it runs beside everything up to the browser suite.
+  beside "Container image (podman)" bash tests/container/container.sh
+fi
+
 step "Lint and format (ESLint, Prettier, deno lint), types (tsc, deno check)"
 npm run lint --silent
 npx tsc --noEmit
@@ -56,16 +66,9 @@ node_modules/deno/deno check --config supabase/functions/send-contact-email/deno
 step "Unit tests (Vitest)"
 npx vitest run --project unit
 
-if [ "${SKIP_CONTAINER:-}" != "1" ]; then
-  # Mostly downloads and package unpacking: it runs beside the function, mail and site tests.
-  beside "Container image (podman)" bash tests/container/container.sh
-fi
-
-step "Function tests (real PostgreSQL + SMTP catcher) under this repo's Deno and the edge runtime's (2.1.x), side by side; the Supabase CLI on this repo"
-# Each run starts its own database and catcher, and mostly waits on them: together they take the time of one.
-beside "the same tests under this repo's Deno" node scripts/test/function.mjs
-node scripts/test/function.mjs --edge-runtime
-finish_beside "the same tests under this repo's Deno"
+step "The function's tests (started beside the steps above); the Supabase CLI on this repo"
+finish_beside "Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher"
+finish_beside "Function tests under this repo's Deno, real PostgreSQL + SMTP catcher"
 node --test tests/deploy/
 
 step "Every mail the function sends: SpamAssassin scores, the Nu HTML checker, rendering (real SMTP catcher)"

@@ -6,7 +6,8 @@
 #
 # Browsers and nginx are what npm cannot always bring. The ecosystem's way comes first;
 # the fallbacks are for machines without internet or Docker (docs/decisions/015), each behind a variable:
-#   CHROMIUM_PATH   a Chromium to use as it is (else Playwright's own, else Debian's /usr/bin/chromium)
+#   CHROMIUM_PATH   a Chromium to use as it is (else Playwright's own, else Debian's chromium and
+#                   chromium-headless-shell: the tests drive the shell, the measurements the browser)
 #   NGINX_PATH      an nginx to use (else /usr/sbin/nginx); without one the CDN test is skipped
 #   SPAMASSASSIN_PATH   the spamassassin the mail checks run (else the one on PATH)
 #   JAVA            a Java 17+ for the Nu HTML Checker (else `java` on PATH, else Debian's default-jre-headless)
@@ -21,7 +22,7 @@ bash scripts/supabase-cli/install.sh
 need=()
 if ! node scripts/local-stack/chromium.mjs >/dev/null 2>&1; then
   # Playwright's own Chromium, where this machine can download it.
-  npx --no-install playwright install chromium >/dev/null 2>&1 || need+=(chromium fonts-dejavu-core)
+  npx --no-install playwright install chromium >/dev/null 2>&1 || need+=(chromium chromium-headless-shell fonts-dejavu-core)
 fi
 [ -x "${NGINX_PATH:-/usr/sbin/nginx}" ] || need+=(nginx-light)
 # The mail checks (tests/mail): SpamAssassin scores every mail. Java runs the Nu HTML Checker (npm vnu-jar) on the
@@ -54,4 +55,5 @@ if [ $((${#need[@]} + ${#engines[@]})) -gt 0 ] && [ "${SETUP_APT:-1}" != 0 ] && 
       echo "setup: could not install ${engines[*]}: the journey on the engine(s) missing is skipped"
   fi
 fi
-node scripts/local-stack/chromium.mjs
+# 2: only the whole browser, which the tests can drive too (slower).
+node scripts/local-stack/chromium.mjs || [ $? -eq 2 ]

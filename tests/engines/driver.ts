@@ -47,7 +47,7 @@ export function isNewDocument() {
 
 /**
  * Brings an element to the middle of the screen at once, before a click: the page scrolls smoothly
- * while anything in it has focus (app/styles/global.css.ts), and a click computed before a smooth
+ * while a link in it has focus (app/styles/global.css.ts), and a click computed before a smooth
  * scroll ends lands beside its target. (Playwright's own suite asks for reduced motion instead.)
  */
 export function scrollToCentre(element: Element) {

@@ -404,7 +404,7 @@ async function zoomedPhone(driver: Driver, engine: string) {
   await new Promise((resolve) => setTimeout(resolve, 300)); // people take longer than MIN_FILL_MS
   await driver.click(`${FORM} button[type=submit]`);
   await until("the success toast", () => driver.evaluate(() => !!document.querySelector("[data-tone=success]")), 15_000);
-  // The toast's entrance, and the page's smooth scroll to Send: until the page has stood still for 300 ms.
+  // The toast's entrance, and the page's scroll bringing Send above it: until the page has stood still for 300 ms.
   let last = -1;
   await until(
     "the page to stop scrolling",

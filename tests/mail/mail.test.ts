@@ -9,7 +9,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import type { ParsedMail } from "mailparser";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/local-stack/chromium.mjs";
+import { CHROMIUM_ARGS, TEST_BROWSER, TEST_CHROMIUM_PATH } from "../../scripts/local-stack/chromium.mjs";
 import { ROOT } from "../../scripts/local-stack/processes.mjs";
 import { CHECK_STUDIO, captureSampleMail } from "../../scripts/mail/capture.mjs";
 import { findJava, nuCheck } from "../../scripts/mail/nu-checker.mjs";
@@ -228,9 +228,9 @@ describe("what the mails say", () => {
   });
 });
 
-describe.skipIf(!CHROMIUM_PATH)("rendering (Chromium, screenshots in artifacts/mail/)", () => {
+describe.skipIf(!TEST_BROWSER)("rendering (Chromium, screenshots in artifacts/mail/)", () => {
   it("every HTML part fits a 360 px and an 800 px screen (no sideways scrolling), screenshots taken", async () => {
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage({ javaScriptEnabled: false });
       const wide: string[] = [];

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/local-stack/chromium.mjs";
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from "../../scripts/local-stack/chromium.mjs";
 import { portsToEnv } from "../../scripts/local-stack/environment.mjs";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
 
@@ -71,31 +71,38 @@ function edit(file: string, from: string, to: string) {
 describe("npm run dev", () => {
   test("an edit of app/content.ts reloads the open page with the new text, without a restart", async () => {
     expect(output).toContain("in development (edits reload the page)");
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage();
       const errors: string[] = [];
       page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      const liveReload = page.waitForEvent("websocket", { timeout: 60_000 });
       await page.goto(`http://127.0.0.1:${ports.site}/`);
       await expect.poll(() => page.locator("#services").textContent()).toContain("Everything you need to take a song");
-      // Let the live-reload socket connect before the edit.
+      // Let the live-reload socket connect before the edit (a loaded machine opens it late).
+      await liveReload;
       await page.waitForTimeout(1000);
       edit("app/content.ts", "Everything you need to take a song", "Edited in development: everything you need to take a song");
+      // A rebuild takes 5 s on a quiet machine; beside the rest of `npm test` on two cores it took 52 s.
+      const before = output.length;
       await expect
         .poll(
           () =>
             page
               .locator("#services")
-              .textContent()
+              .textContent({ timeout: 5_000 })
               .catch(() => ""),
-          { timeout: 60_000, interval: 250 },
+          { timeout: 150_000, interval: 500 },
         )
-        .toContain("Edited in development");
+        .toContain("Edited in development")
+        .catch((error: Error) => {
+          throw new Error(`${error.message}\nnpm run dev said after the edit:\n${output.slice(before)}`);
+        });
       expect(errors.filter((e) => !/WebSocket|favicon/.test(e))).toEqual([]);
     } finally {
       await browser.close();
     }
-  });
+  }, 200_000);
 
   test("an edit of the function restarts it with the change", async () => {
     const url = `http://127.0.0.1:${ports.function}/functions/v1/send-contact-email/nowhere`;
