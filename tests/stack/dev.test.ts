@@ -75,7 +75,9 @@ describe("npm run dev", () => {
     try {
       const page = await browser.newPage();
       const errors: string[] = [];
-      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      const logged: string[] = [];
+      page.on("console", (m) => (logged.push(`${m.type()}: ${m.text()}`), m.type() === "error" && errors.push(m.text())));
+      page.on("framenavigated", (frame) => frame === page.mainFrame() && logged.push(`navigated: ${frame.url()}`));
       const liveReload = page.waitForEvent("websocket", { timeout: 60_000 });
       await page.goto(`http://127.0.0.1:${ports.site}/`);
       await expect.poll(() => page.locator("#services").textContent()).toContain("Everything you need to take a song");
@@ -96,7 +98,7 @@ describe("npm run dev", () => {
         )
         .toContain("Edited in development")
         .catch((error: Error) => {
-          throw new Error(`${error.message}\nnpm run dev said after the edit:\n${output.slice(before)}`);
+          throw new Error(`${error.message}\nnpm run dev said after the edit:\n${output.slice(before)}\nthe page:\n${logged.join("\n")}`);
         });
       expect(errors.filter((e) => !/WebSocket|favicon/.test(e))).toEqual([]);
     } finally {
