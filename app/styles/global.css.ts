@@ -10,12 +10,12 @@ globalStyle("html", {
   WebkitTextSizeAdjust: "100%",
 });
 
-// Smooth only for a jump the visitor asks for on the page: the link tapped has focus. Every other
-// scroll is at once:
+// Smooth only while a link has focus: one the visitor follows (a tap or click focuses it, except in
+// Safari, where nothing slides) or reaches by Tab. Every other scroll is at once:
 // - a landing on /#faq: a page that slides for a second and a half under the finger makes the first
 //   tap land on whatever passes by;
 // - focus bringing a field into view (Tab, autofill, a screen reader, the first field in error) and
-//   the page bringing Send above a toast: a keyboard visitor waits for no slide, and a slide of the
+//   the page bringing Send above a toast: a keyboard visitor waits for no slide to a field, and a slide of the
 //   whole page kept the form's scripts from hydrating for as long (issue 34: 1.3 s against 0.6 s for a
 //   tap on a phone);
 // - everything, for visitors who prefer reduced motion.

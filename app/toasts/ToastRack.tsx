@@ -47,8 +47,8 @@ export function show(tone: Tone, title: string, text: React.ReactNode, plainText
  * at the bottom, measured once both are on screen as they will stay: from the next frame on, as soon
  * as the toast is laid out (the first toast mounts the rack), so that React has committed the form's
  * new state too. The toast's height, unlike its box, ignores its entrance. Not there within a
- * second: as measured on the copy. The page scrolls as its own rule says (at once: only a link the
- * visitor follows slides, app/styles/global.css.ts).
+ * second: as measured on the copy. The page scrolls as its own rule says (at once: only a focused
+ * link slides the page, app/styles/global.css.ts).
  */
 function bringAbove(form: Element, id: string, measured: number) {
   let frames = 0;

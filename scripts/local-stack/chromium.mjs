@@ -7,34 +7,46 @@
 //   - the tests drive the headless shell (Playwright's default for headless runs; Debian's
 //     `chromium-headless-shell`): the same Blink and V8 without the desktop browser around them, about
 //     40 % less CPU on a two-core machine (docs/decisions/015);
-//   - the measurements (bench, visitor, screenshots) drive the whole browser, as a visitor has it.
+//   - the measurements (bench, visitor.mjs, the README's screenshots) drive the whole browser, as a
+//     visitor has it.
 // The flags stop Chromium calling out to a network that may not be there.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { chromium } from "@playwright/test";
 
 const DEBIAN = { browser: "/usr/bin/chromium", headlessShell: "/usr/bin/chromium-headless-shell" };
 
+/** Playwright's own Chromium, where `npx playwright install chromium` put it, and whether its headless shell is beside it. */
 function playwrightsOwn() {
   const own = chromium.executablePath();
-  return own && existsSync(own) ? own : null;
+  if (!own || !existsSync(own)) return null;
+  // ~/.cache/ms-playwright/chromium-<n>/chrome-linux64/chrome, beside chromium_headless_shell-<n>/
+  const browsers = path.resolve(own, "../../..");
+  const shell = readdirSync(browsers).some((name) => name.startsWith("chromium_headless_shell-"));
+  return { path: own, shell };
 }
 
+const fromEnvironment = () => (process.env.CHROMIUM_PATH ? { kind: "CHROMIUM_PATH", path: process.env.CHROMIUM_PATH } : null);
+
 function findBrowser() {
-  if (process.env.CHROMIUM_PATH) return { kind: "CHROMIUM_PATH", path: process.env.CHROMIUM_PATH };
   const own = playwrightsOwn();
-  if (own) return { kind: "Playwright's Chromium", path: own };
-  if (existsSync(DEBIAN.browser)) return { kind: "Debian's Chromium", path: DEBIAN.browser };
-  return null;
+  return (
+    fromEnvironment() ??
+    (own ? { kind: "Playwright's Chromium", path: own.path } : null) ??
+    (existsSync(DEBIAN.browser) ? { kind: "Debian's Chromium", path: DEBIAN.browser } : null)
+  );
 }
 
 function findTestBrowser() {
-  if (process.env.CHROMIUM_PATH) return { kind: "CHROMIUM_PATH", path: process.env.CHROMIUM_PATH };
+  const own = playwrightsOwn();
   // Playwright picks its own headless shell itself when no executable is named.
-  if (playwrightsOwn()) return { kind: "Playwright's Chromium headless shell", path: undefined };
-  if (existsSync(DEBIAN.headlessShell)) return { kind: "Debian's chromium-headless-shell", path: DEBIAN.headlessShell };
-  // Slower, the same engine: what a machine has before setup installs the shell.
+  if (!process.env.CHROMIUM_PATH && own?.shell) return { kind: "Playwright's Chromium headless shell", path: undefined };
+  if (!process.env.CHROMIUM_PATH && !own && existsSync(DEBIAN.headlessShell))
+    return { kind: "Debian's chromium-headless-shell", path: DEBIAN.headlessShell };
+  // CHROMIUM_PATH as it is; else the whole browser, slower, the same engine: what a machine has before
+  // setup installs the shell.
   const browser = findBrowser();
-  return browser && { ...browser, fallback: true };
+  return browser && !process.env.CHROMIUM_PATH ? { ...browser, fallback: true } : browser;
 }
 
 /** `{ kind, path }` of the whole browser (what the measurements drive), or null when there is none. */
@@ -50,7 +62,8 @@ export const TEST_BROWSER = findTestBrowser();
 export const TEST_CHROMIUM_PATH = TEST_BROWSER?.path;
 export const NO_BROWSER_HELP =
   "No Chromium found. Run `npx playwright install chromium` (needs internet), or on Debian/Ubuntu " +
-  "`sudo apt-get install chromium chromium-headless-shell`, or set CHROMIUM_PATH to a Chromium or Chrome executable.";
+  "`sudo apt-get install chromium` (and `chromium-headless-shell` where the distribution has it), or set CHROMIUM_PATH " +
+  "to a Chromium or Chrome executable.";
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -63,15 +76,16 @@ export const CHROMIUM_ARGS = [
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  // `node scripts/local-stack/chromium.mjs`: says which browsers the tests and measurements will use, or fails
-  // with what to do: 1 when there is none, 2 when the tests would fall back to the whole browser.
+  // `node scripts/local-stack/chromium.mjs`: prints the Chromium the tests drive, or fails with what to do:
+  // 1 when there is no whole browser (the measurements need one), 2 when the tests would drive it for want
+  // of a headless shell.
   if (!BROWSER) {
     console.error(NO_BROWSER_HELP);
     process.exit(1);
   }
   console.log(`browser: ${TEST_BROWSER.kind}${TEST_BROWSER.path ? ` (${TEST_BROWSER.path})` : ""}`);
   if (TEST_BROWSER.fallback) {
-    console.log("(no headless shell: the tests drive the whole browser, which is slower)");
+    console.error("no Chromium headless shell: the tests drive the whole browser, which is slower");
     process.exitCode = 2;
   }
 }

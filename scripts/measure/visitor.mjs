@@ -13,9 +13,10 @@
 // Then the hydration itself (issue 25), 5 runs each on an unthrottled desktop (1440 px), on the phone
 // (360 px, touch, CPU ×4) with the network unthrottled, and on the phone with slow 4G too (no target):
 //   intent to hydrated      from focus entering the form to `html[data-hydrated]`, by each hand (issue 34), with
-//                           the page's smooth scrolling on: a tap or click on the Name field (landing on
-//                           /#contact), Tab from the hero's link into the form, and a focus by script (what
-//                           autofill and screen readers bring), both landing on / so the page scrolls to the field
+//                           no reduced motion (a focused link slides the page): a tap or click on the Name
+//                           field (landing on /#contact), Tab from the hero's link into the form, and a focus
+//                           by script (what autofill and screen readers bring), both landing on / so the page
+//                           scrolls to the field
 //   Send before hydration   the form filled as autofill does and Send pressed at once: the button one frame
 //                           later, the toast, the cleared form, and whether the document was reloaded
 // Target: intent to hydrated at most 500 ms (desktop) and 1200 ms (phone) by every hand; "Sending..." on a disabled
@@ -231,7 +232,7 @@ const HANDS = {
   "focus by script (autofill, screen reader)": { url: "/", enter: (page) => page.locator("#contact form [name=name]").focus() },
 };
 
-/** From focus entering the form, by `hand`, to `html[data-hydrated]`, in ms; the page scrolls smoothly as it does for visitors. */
+/** From focus entering the form, by `hand`, to `html[data-hydrated]`, in ms; with no reduced motion, as most visitors have it. */
 export async function intentToHydrated(browser, siteUrl, profile, hand) {
   const { context, page } = await profiled(browser, siteUrl, profile, HANDS[hand].url, { reducedMotion: "no-preference" });
   try {

@@ -86,7 +86,7 @@ beside "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver)
 npx vitest run --project site --project stack --maxWorkers=4
 finish_beside "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack"
 
-step "Browser tests (Playwright, $(node scripts/local-stack/chromium.mjs), real local stack)"
+step "Browser tests (Playwright, $(node scripts/local-stack/chromium.mjs 2>/dev/null), real local stack)"
 npx playwright test
 
 [ "${SKIP_CONTAINER:-}" = "1" ] || finish_beside "Container image (podman)"

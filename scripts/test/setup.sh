@@ -20,9 +20,17 @@ node scripts/local-stack/install.mjs
 bash scripts/supabase-cli/install.sh
 
 need=()
-if ! node scripts/local-stack/chromium.mjs >/dev/null 2>&1; then
-  # Playwright's own Chromium, where this machine can download it.
-  npx --no-install playwright install chromium >/dev/null 2>&1 || need+=(chromium chromium-headless-shell fonts-dejavu-core)
+# Chromium's headless shell, which the tests drive (scripts/local-stack/chromium.mjs), where the distribution
+# has it (Debian 12 does; Ubuntu does not): without it the tests drive the whole browser, slower.
+shell=()
+browser=0
+node scripts/local-stack/chromium.mjs >/dev/null 2>&1 || browser=$?
+if [ "$browser" -ne 0 ]; then
+  # Playwright's own Chromium and its headless shell, where this machine can download them.
+  if ! npx --no-install playwright install chromium >/dev/null 2>&1; then
+    [ "$browser" -eq 2 ] || need+=(chromium fonts-dejavu-core)
+    shell+=(chromium-headless-shell)
+  fi
 fi
 [ -x "${NGINX_PATH:-/usr/sbin/nginx}" ] || need+=(nginx-light)
 # The mail checks (tests/mail): SpamAssassin scores every mail. Java runs the Nu HTML Checker (npm vnu-jar) on the
@@ -39,7 +47,7 @@ engines=()
 /usr/bin/python3 -c "import gi; gi.require_version('Gtk', '3.0'); gi.require_version('WebKit2', '4.1')" >/dev/null 2>&1 ||
   engines+=(python3-gi gir1.2-gtk-3.0 gir1.2-webkit2-4.1)
 [ ${#engines[@]} -eq 0 ] || engines+=(fonts-dejavu-core)
-if [ $((${#need[@]} + ${#engines[@]})) -gt 0 ] && [ "${SETUP_APT:-1}" != 0 ] && command -v apt-get >/dev/null && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
+if [ $((${#need[@]} + ${#shell[@]} + ${#engines[@]})) -gt 0 ] && [ "${SETUP_APT:-1}" != 0 ] && command -v apt-get >/dev/null && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
   $SUDO apt-get update -qq
   if [ ${#need[@]} -gt 0 ]; then
@@ -47,6 +55,11 @@ if [ $((${#need[@]} + ${#engines[@]})) -gt 0 ] && [ "${SETUP_APT:-1}" != 0 ] && 
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
     # The Debian package starts a server of its own on port 80; the tests start their own.
     $SUDO service nginx stop >/dev/null 2>&1 || true
+  fi
+  if [ ${#shell[@]} -gt 0 ]; then
+    echo "setup: installing ${shell[*]} from Debian (the browser tests' Chromium)"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${shell[@]}" >/dev/null ||
+      echo "setup: could not install ${shell[*]}: the browser tests drive the whole Chromium, slower"
   fi
   if [ ${#engines[@]} -gt 0 ]; then
     # Not every distribution has these (Ubuntu has no firefox-esr): a failure only skips that journey.

@@ -94,7 +94,7 @@ test.describe("hydration when the visitor starts on the form", () => {
       ["Tab from the page above", (page: Page) => tabIntoForm(page)],
       ["a focus by script (autofill, a screen reader)", (page: Page) => page.locator("#contact form").getByLabel("Name").focus()],
     ] as const) {
-      test(`${hand}: the field is in view at once, with no slide of the page to wait for (only a link followed slides), and the page hydrates`, async ({
+      test(`${hand}: the field is in view at once, with no slide of the page to wait for (only a focused link slides it), and the page hydrates`, async ({
         page,
       }) => {
         await page.goto("/", { waitUntil: "load" });
