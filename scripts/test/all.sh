@@ -48,6 +48,11 @@ stop_beside() {
 }
 trap stop_beside EXIT
 
+# The function's tests mostly wait on their database and catcher: they run beside lint, types and the unit tests.
+# Under the Deno Supabase's edge runtime embeds (what production runs) and under this repo's (what the local stack
+# runs), each with its own database and catcher.
+beside "Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher" node scripts/test/function.mjs --edge-runtime
+beside "Function tests under this repo's Deno, real PostgreSQL + SMTP catcher" node scripts/test/function.mjs
 if [ "${SKIP_CONTAINER:-}" != "1" ]; then
   # Mostly package unpacking and waiting on the container: it runs beside everything up to the browser suite.
   beside "Container image (podman)" bash tests/container/container.sh
@@ -61,13 +66,9 @@ node_modules/deno/deno check --config supabase/functions/send-contact-email/deno
 step "Unit tests (Vitest)"
 npx vitest run --project unit
 
-step "Function tests (real PostgreSQL + SMTP catcher) under the edge runtime's Deno (2.1.x) and this repo's, side by side; the Supabase CLI on this repo"
-# Each run starts its own database and catcher, and mostly waits on them: together they take the time of one.
-# (Beside lint and the unit tests they saved 30 s, and one run of the repo's Deno saw a 429 it never shows
-# alone: they stay after them until that is understood.)
-beside "the same tests under this repo's Deno" node scripts/test/function.mjs
-node scripts/test/function.mjs --edge-runtime
-finish_beside "the same tests under this repo's Deno"
+step "The function's tests (started beside the steps above); the Supabase CLI on this repo"
+finish_beside "Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher"
+finish_beside "Function tests under this repo's Deno, real PostgreSQL + SMTP catcher"
 node --test tests/deploy/
 
 step "Every mail the function sends: SpamAssassin scores, the Nu HTML checker, rendering (real SMTP catcher)"

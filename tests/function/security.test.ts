@@ -131,7 +131,6 @@ test("a relay secret the function does not recognise (different, or unset there)
   const request = enquiry(valid(t), { [RELAY_HEADERS.secret]: RELAY_SECRET, [RELAY_HEADERS.client]: "198.51.100.10" });
   request.headers.delete("x-form-fill-ms");
   const response = await fn.handle(request);
-  // Once, beside the rest of npm test, this was a 429: its body and the function's line say which limit.
   assert.equal(response.status, 200, `${await response.text()}\n${JSON.stringify(fn.lines.at(-1))}`);
 });
 
