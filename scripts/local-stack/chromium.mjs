@@ -26,27 +26,22 @@ function playwrightsOwn() {
   return { path: own, shell };
 }
 
-const fromEnvironment = () => (process.env.CHROMIUM_PATH ? { kind: "CHROMIUM_PATH", path: process.env.CHROMIUM_PATH } : null);
+const FROM_ENVIRONMENT = process.env.CHROMIUM_PATH ? { kind: "CHROMIUM_PATH", path: process.env.CHROMIUM_PATH } : null;
+const OWN = playwrightsOwn();
 
 function findBrowser() {
-  const own = playwrightsOwn();
-  return (
-    fromEnvironment() ??
-    (own ? { kind: "Playwright's Chromium", path: own.path } : null) ??
-    (existsSync(DEBIAN.browser) ? { kind: "Debian's Chromium", path: DEBIAN.browser } : null)
-  );
+  if (FROM_ENVIRONMENT) return FROM_ENVIRONMENT;
+  if (OWN) return { kind: "Playwright's Chromium", path: OWN.path };
+  return existsSync(DEBIAN.browser) ? { kind: "Debian's Chromium", path: DEBIAN.browser } : null;
 }
 
-function findTestBrowser() {
-  const own = playwrightsOwn();
+function findTestBrowser(browser) {
+  if (FROM_ENVIRONMENT) return FROM_ENVIRONMENT;
   // Playwright picks its own headless shell itself when no executable is named.
-  if (!process.env.CHROMIUM_PATH && own?.shell) return { kind: "Playwright's Chromium headless shell", path: undefined };
-  if (!process.env.CHROMIUM_PATH && !own && existsSync(DEBIAN.headlessShell))
-    return { kind: "Debian's chromium-headless-shell", path: DEBIAN.headlessShell };
-  // CHROMIUM_PATH as it is; else the whole browser, slower, the same engine: what a machine has before
-  // setup installs the shell.
-  const browser = findBrowser();
-  return browser && !process.env.CHROMIUM_PATH ? { ...browser, fallback: true } : browser;
+  if (OWN?.shell) return { kind: "Playwright's Chromium headless shell", path: undefined };
+  if (!OWN && existsSync(DEBIAN.headlessShell)) return { kind: "Debian's chromium-headless-shell", path: DEBIAN.headlessShell };
+  // The whole browser, slower, the same engine: what a machine has before setup installs the shell.
+  return browser && { ...browser, fallback: true };
 }
 
 /** `{ kind, path }` of the whole browser (what the measurements drive), or null when there is none. */
@@ -57,7 +52,7 @@ export const CHROMIUM_PATH = BROWSER?.path;
  * `{ kind, path, fallback? }` of the Chromium the tests drive; `path` undefined means Playwright's own choice,
  * `fallback` the whole browser where no headless shell is installed.
  */
-export const TEST_BROWSER = findTestBrowser();
+export const TEST_BROWSER = findTestBrowser(BROWSER);
 /** For `chromium.launch({ executablePath })` in the tests. */
 export const TEST_CHROMIUM_PATH = TEST_BROWSER?.path;
 export const NO_BROWSER_HELP =
