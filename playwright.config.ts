@@ -15,7 +15,12 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"], ["html", { open: "never", outputFolder: "artifacts/playwright-report" }]] : "list",
   outputDir: "artifacts/test-results",
   use: {
-    trace: "retain-on-failure",
+    // No trace by default: recording one (a DOM snapshot around every action) cost a third of the browser
+    // suite's CPU time, and the suite is bound by CPU (faq.test.ts on the phone: 94 CPU-s with traces kept on
+    // failure, 66 without; docs/decisions/015). A failure keeps a screenshot and Playwright's page snapshot;
+    // for a trace, run the failing test again with `--trace retain-on-failure`.
+    trace: "off",
+    screenshot: "only-on-failure",
     launchOptions: { executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS },
     // The page scrolls smoothly while a link in it has focus (app/styles/global.css.ts), so a click
     // right after following one could land while the page still slides under it. Tests that are
@@ -23,15 +28,23 @@ export default defineConfig({
     contextOptions: { reducedMotion: "reduce" },
   },
   projects: [
-    { name: "mobile", use: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 }, browserName: "chromium" } },
+    {
+      name: "mobile",
+      // At a device pixel ratio of 1, not the Pixel's 2.625: the layout is in CSS pixels either way, and the
+      // ratio only multiplies what Chromium rasterises in software (booking.test.ts: 75 CPU-s at 2.625, 57-62
+      // at 1). The tests where the ratio matters (200 % zoom) set it themselves.
+      use: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 }, deviceScaleFactor: 1, browserName: "chromium" },
+    },
     {
       name: "desktop",
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 } },
       // What does not depend on the width runs on the phone only: the booking flow's behaviour (the
-      // function's answers, toasts, the no-JS path), the responses' headers, CSP and head (production), and
-      // the form coming back on Back (coming-back). At 1440 px the layout tests, the toast's placement, the
-      // hydration tests and the Firefox and WebKit journeys (tests/engines, which send at 1440 px) cover the form.
-      testIgnore: ["**/booking.test.ts", "**/production.test.ts", "**/coming-back.test.ts"],
+      // function's answers, toasts, the no-JS path), the responses' headers, CSP and head (production), the
+      // form coming back on Back (coming-back), the FAQ's rules through hydration (faq) and the 404 and
+      // error screens (errors). At 1440 px the layout tests, the toast's placement, the hydration tests, the
+      // home page's (its FAQ by mouse and keyboard included) and the Firefox and WebKit journeys
+      // (tests/engines: the form, the FAQ and the 404 at 1440 px) cover them.
+      testIgnore: ["**/booking.test.ts", "**/production.test.ts", "**/coming-back.test.ts", "**/faq.test.ts", "**/errors.test.ts"],
     },
   ],
 });

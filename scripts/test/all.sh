@@ -2,7 +2,6 @@
 # `npm test`: the whole suite, in the order that fails fastest. Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bash scripts/test/setup.sh
 
 # Each step says how long the suite has run so far, so a slow step is easy to find.
 step() { printf '\n\033[1m== %s\033[0m (at %ss)\n' "$*" "$SECONDS"; }
@@ -48,15 +47,33 @@ stop_beside() {
 }
 trap stop_beside EXIT
 
-# The function's tests mostly wait on their database and catcher: they run beside lint, types and the unit tests.
-# Under the Deno Supabase's edge runtime embeds (what production runs) and under this repo's (what the local stack
-# runs), each with its own database and catcher.
-beside "Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher" node scripts/test/function.mjs --edge-runtime
-beside "Function tests under this repo's Deno, real PostgreSQL + SMTP catcher" node scripts/test/function.mjs
+# The container check needs nothing npm installs (the image runs its own npm ci, and its build context
+# leaves node_modules out): it starts first, beside the set-up, which leaves most of a core idle.
 if [ "${SKIP_CONTAINER:-}" != "1" ]; then
-  # Mostly package unpacking and waiting on the container: it runs beside everything up to the browser suite.
   beside "Container image (podman)" bash tests/container/container.sh
 fi
+step "Set-up: npm ci and what the tests need (scripts/test/setup.sh)"
+bash scripts/test/setup.sh
+
+# After the set-up the suite is bound by CPU: the two cores stay busy to the end. So the order only
+# packs the work: the browser suite, the longest step, starts as soon as the build exists and runs
+# beside all the others, which follow one another in front. CPU seconds per step, each alone on a
+# fresh clone (docs/decisions/015): set-up 96; browser suite 825 while it kept traces and drew the phone at
+# a pixel ratio of 2.625 (each of those cost a fifth to a third of a file's CPU time); site and stack 189;
+# Firefox and WebKit 108; mail 47; unit 43; lint and types 41; function tests 36 per Deno; container 34;
+# Supabase CLI 26; build 7.
+
+# The build and its byte budgets first: the browser suite needs the build, and it fails fast.
+step "Production build and byte budgets"
+npm run build --silent
+node scripts/test/check-budgets.mjs
+
+browser_tests="Browser tests (Playwright, $(node scripts/local-stack/chromium.mjs 2>/dev/null), real local stack)"
+beside "$browser_tests" npx playwright test
+# The function's tests mostly wait on their database and catcher. They run under the Deno Supabase's edge
+# runtime embeds, which production runs; this repo's Deno runs the function in every stack, browser and
+# engine test below (`npm run test:function` runs these tests under it too).
+beside "Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher" node scripts/test/function.mjs --edge-runtime
 
 step "Lint and format (ESLint, Prettier, deno lint), types (tsc, deno check)"
 npm run lint --silent
@@ -68,26 +85,20 @@ npx vitest run --project unit
 
 step "The function's tests (started beside the steps above); the Supabase CLI on this repo"
 finish_beside "Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher"
-finish_beside "Function tests under this repo's Deno, real PostgreSQL + SMTP catcher"
 node --test tests/deploy/
 
 step "Every mail the function sends: SpamAssassin scores, the Nu HTML checker, rendering (real SMTP catcher)"
 npx vitest run --project mail
 
-step "Production build and byte budgets"
-npm run build --silent
-node scripts/test/check-budgets.mjs
-
 step "The site's server, \`npm run stack\`, \`npm run dev\` and \`npm run verify\` (Vitest)"
-# Four files at once on two cores: each starts its own stack on free ports and mostly waits on sockets,
-# timers and child processes (vitest's default is one worker per spare core, here one). The other
-# engines' journey waits on its browsers the same way, so it runs beside.
+# Each file starts its own stack on free ports and mostly waits on sockets, timers and child processes.
+# The other engines' journey waits on its browsers the same way, so it runs beside.
 beside "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack" npx vitest run --project engines
 npx vitest run --project site --project stack --maxWorkers=4
 finish_beside "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack"
 
-step "Browser tests (Playwright, $(node scripts/local-stack/chromium.mjs 2>/dev/null), real local stack)"
-npx playwright test
+step "Browser tests (started after the build)"
+finish_beside "$browser_tests"
 
 [ "${SKIP_CONTAINER:-}" = "1" ] || finish_beside "Container image (podman)"
 printf '\nnpm test: every step passed in %ss\n' "$SECONDS"
