@@ -15,8 +15,8 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"], ["html", { open: "never", outputFolder: "artifacts/playwright-report" }]] : "list",
   outputDir: "artifacts/test-results",
   use: {
-    // No trace by default: recording one (a DOM snapshot around every action) cost a third of the browser
-    // suite's CPU time, and the suite is bound by CPU (faq.test.ts on the phone: 94 CPU-s with traces kept on
+    // No trace by default: recording one for every test (a DOM snapshot around every action) cost 30 % of a
+    // file's CPU time, and the suite is bound by CPU (faq.test.ts on the phone: 94 CPU-s with traces kept on
     // failure, 66 without; docs/decisions/015). A failure keeps a screenshot and Playwright's page snapshot;
     // for a trace, run the failing test again with `--trace retain-on-failure`.
     trace: "off",
@@ -43,7 +43,7 @@ export default defineConfig({
       // form coming back on Back (coming-back), the FAQ's rules through hydration (faq) and the 404 and
       // error screens (errors). At 1440 px the layout tests, the toast's placement, the hydration tests, the
       // home page's (its FAQ by mouse and keyboard included) and the Firefox and WebKit journeys
-      // (tests/engines: the form, the FAQ and the 404 at 1440 px) cover them.
+      // (tests/engines, where Firefox and WebKitGTK are installed: the form, the FAQ and the 404 at 1440 px) cover them.
       testIgnore: ["**/booking.test.ts", "**/production.test.ts", "**/coming-back.test.ts", "**/faq.test.ts", "**/errors.test.ts"],
     },
   ],

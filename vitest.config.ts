@@ -16,6 +16,9 @@ export default defineConfig({
           globals: true,
           // Threads, not processes: the same tests in 36 CPU-s instead of 43 (no test here needs a process of its own).
           pool: "threads",
+          // npm test runs these beside the browser suite on a busy machine, where a property test of
+          // hundreds of runs once took more than Vitest's default of 5 s; a hang still fails.
+          testTimeout: 30_000,
           environment: "happy-dom",
           include: ["app/**/*.test.{ts,tsx}", "supabase/functions/_shared/**/*.test.ts"],
           setupFiles: ["tests/setup-unit.ts"],

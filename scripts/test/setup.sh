@@ -50,7 +50,7 @@ engines=()
 if [ $((${#need[@]} + ${#shell[@]} + ${#engines[@]})) -gt 0 ] && [ "${SETUP_APT:-1}" != 0 ] && command -v apt-get >/dev/null && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
   # One apt at a time: npm test runs the container check (which may install podman) beside this set-up.
-  SUDO="$SUDO flock /tmp/studio-site-apt.lock"
+  SUDO="$SUDO flock -w 900 /tmp/studio-site-apt.lock"
   $SUDO apt-get update -qq
   if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing ${need[*]} from Debian"
