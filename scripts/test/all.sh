@@ -46,11 +46,15 @@ stop_beside() {
   for name in "${!beside_log[@]}"; do rm -f "${beside_log[$name]}"; done
 }
 trap stop_beside EXIT
+# The steps that run beside others, by the name they are started and waited for with.
+container="Container image (podman)"
+function_tests="Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher"
+engines="The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack"
 
 # The container check needs nothing npm installs (the image runs its own npm ci, and its build context
 # leaves node_modules out): it starts first, beside the set-up, which leaves most of a core idle.
 if [ "${SKIP_CONTAINER:-}" != "1" ]; then
-  beside "Container image (podman)" bash tests/container/container.sh
+  beside "$container" bash tests/container/container.sh
 fi
 step "Set-up: npm ci and what the tests need (scripts/test/setup.sh)"
 bash scripts/test/setup.sh
@@ -75,7 +79,7 @@ beside "$browser_tests" npx playwright test
 # The function's tests mostly wait on their database and catcher. They run under the Deno Supabase's edge
 # runtime embeds, which production runs; this repo's Deno runs the function in every stack, browser and
 # engine test below (`npm run test:function` runs these tests under it too).
-beside "Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher" node scripts/test/function.mjs --edge-runtime
+beside "$function_tests" node scripts/test/function.mjs --edge-runtime
 
 step "Lint and format (ESLint, Prettier, deno lint), types (tsc, deno check)"
 npm run lint --silent
@@ -86,7 +90,7 @@ step "Unit tests (Vitest)"
 npx vitest run --project unit
 
 step "The function's tests (started beside the steps above); the Supabase CLI on this repo"
-finish_beside "Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher"
+finish_beside "$function_tests"
 node --test tests/deploy/
 
 step "Every mail the function sends: SpamAssassin scores, the Nu HTML checker, rendering (real SMTP catcher)"
@@ -95,12 +99,12 @@ npx vitest run --project mail
 step "The site's server, \`npm run stack\`, \`npm run dev\` and \`npm run verify\` (Vitest)"
 # Each file starts its own stack on free ports and mostly waits on sockets, timers and child processes.
 # The other engines' journey waits on its browsers the same way, so it runs beside.
-beside "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack" npx vitest run --project engines
+beside "$engines" npx vitest run --project engines
 npx vitest run --project site --project stack --maxWorkers=4
-finish_beside "The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack"
+finish_beside "$engines"
 
 step "Browser tests (started after the build)"
 finish_beside "$browser_tests"
 
-[ "${SKIP_CONTAINER:-}" = "1" ] || finish_beside "Container image (podman)"
+[ "${SKIP_CONTAINER:-}" = "1" ] || finish_beside "$container"
 printf '\nnpm test: every step passed in %ss\n' "$SECONDS"
