@@ -26,9 +26,11 @@ describe("deferred hydration (server half)", () => {
     expect(html).not.toMatch(/<script[^>]* async/);
   });
 
-  it("adds the input tracker and the loader once, at the end of the body", () => {
+  it("adds the scheduler's channel, the input tracker and the loader once, at the end of the body", () => {
     const loaders = [
-      ...html.matchAll(/<script>\(function trackInput[\s\S]*?\(function sendBeforeHydration[\s\S]*?\(function loadScriptsOnIntent/g),
+      ...html.matchAll(
+        /<script>\(function installSchedulerChannel[\s\S]*?\(function trackInput[\s\S]*?\(function sendBeforeHydration[\s\S]*?\(function loadScriptsOnIntent/g,
+      ),
     ];
     expect(loaders).toHaveLength(1);
     expect(html.endsWith("</script></body></html>")).toBe(true);

@@ -9,6 +9,7 @@
 import { closeMenuOnLinkSource } from "~/components/header-menu.inline";
 import { SCRIPTS_MARKUP } from "./framework-assumptions";
 import { inlineInputTrackerSource } from "./inline-input-tracker";
+import { schedulerChannelSource } from "./inline-scheduler-channel";
 import { DEFERRED_ASYNC, DEFERRED_REL, DEFERRED_TYPES, INERT_REL, inlineScriptLoaderSource } from "./inline-script-loader";
 import { sendBeforeHydrationSource } from "./inline-send-before-hydration";
 
@@ -31,8 +32,13 @@ export function deferHydration(html: string): string {
     // `async` is for scripts, not for a data block (HTML): kept aside until the loader runs it.
     .replace(BOOTSTRAP, `<script type="${DEFERRED_TYPES.module}" ${DEFERRED_ASYNC}=""`);
   const end = inert.lastIndexOf("</body>");
-  // The input tracker, the early Send, the menu's link handler and the loader, like every inline
-  // script, are allowed by their hash (csp.server.ts).
-  const inline = inlineInputTrackerSource() + sendBeforeHydrationSource() + closeMenuOnLinkSource() + inlineScriptLoaderSource();
+  // The scheduler's channel (before the loader can run React's code), the input tracker, the early Send,
+  // the menu's link handler and the loader, like every inline script, are allowed by their hash (csp.server.ts).
+  const inline =
+    schedulerChannelSource() +
+    inlineInputTrackerSource() +
+    sendBeforeHydrationSource() +
+    closeMenuOnLinkSource() +
+    inlineScriptLoaderSource();
   return `${inert.slice(0, end)}<script>${inline}</script>${inert.slice(end)}`;
 }

@@ -16,6 +16,7 @@ import {
   READ_FROM,
   REMIX_CONTEXT_GLOBAL,
   ROUTER_POPSTATE,
+  SCHEDULER_TASKS,
   SCRIPTS_MARKUP,
   SHARED_CHUNK_PATH,
 } from "./framework-assumptions";
@@ -123,5 +124,15 @@ describe("the private assumptions of the hydration layer still hold for the inst
     expectIn(dev, HYDRATION_TEXT_PATCH.guard, "HYDRATION_TEXT_PATCH.guard");
     const at = dev.indexOf(HYDRATION_TEXT_PATCH.guard);
     expect(dev.slice(at, at + 300), "HYDRATION_TEXT_PATCH.patch").toContain(HYDRATION_TEXT_PATCH.patch);
+  });
+
+  it("SCHEDULER_TASKS: React's scheduler sends its slices through setImmediate where the page has one", () => {
+    const dev = source("scheduler", "cjs/scheduler.development.js");
+    expectIn(dev, SCHEDULER_TASKS.captured, "SCHEDULER_TASKS.captured: setImmediate read when the scheduler is evaluated");
+    expectIn(dev, SCHEDULER_TASKS.preferred, "SCHEDULER_TASKS.preferred: setImmediate before MessageChannel");
+    expect(dev.indexOf(SCHEDULER_TASKS.preferred), "SCHEDULER_TASKS.preferred: tried before MessageChannel").toBeLessThan(
+      dev.indexOf("typeof MessageChannel !== 'undefined'"),
+    );
+    expect(source("scheduler", "cjs/scheduler.production.min.js"), "SCHEDULER_TASKS.minified").toMatch(SCHEDULER_TASKS.minified);
   });
 });

@@ -15,6 +15,7 @@ export const READ_FROM = {
   "@remix-run/react": "2.17.5",
   "@remix-run/dev": "2.17.5",
   "@remix-run/router": "1.23.3",
+  scheduler: "0.23.2",
 } as const;
 
 /**
@@ -93,6 +94,21 @@ export const REACT_HYDRATING_EVENTS = {
 export const HYDRATION_TEXT_PATCH = {
   guard: "if (rawProps[SUPPRESS_HYDRATION_WARNING] !== true) { checkForUnmatchedText(domElement.textContent, nextProp",
   patch: "updatePayload = [CHILDREN, nextProp];",
+} as const;
+
+/**
+ * React's scheduler (scheduler 0.23.2, cjs/scheduler.development.js and .production.min.js) sends
+ * each slice of work as a task through `setImmediate` where that global exists when its code is
+ * evaluated (its branch for Node and old IE), else through a MessageChannel of its own.
+ * inline-scheduler-channel.ts gives the page a `setImmediate` that survives WebKit's back/forward
+ * cache. Where the scheduler stops reading it, React uses its own channel, as by default (and may
+ * freeze after Back on WebKit, as before).
+ */
+export const SCHEDULER_TASKS = {
+  captured: "var localSetImmediate = typeof setImmediate !== 'undefined' ? setImmediate : null;",
+  preferred: "if (typeof localSetImmediate === 'function') {",
+  /** The production build, minified: the same two steps (names differ by build, hence the pattern). */
+  minified: /(\w+)="undefined"!==typeof setImmediate\?setImmediate:null;[\s\S]*if\("function"===typeof \1\)\w+=function\(\)\{\1\(/,
 } as const;
 
 /** The react-dom release line the event lists and the behaviours below hold for (checked at run time). */

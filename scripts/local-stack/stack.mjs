@@ -241,7 +241,19 @@ export async function startSite({ port, env, dev = false, quiet = true }) {
  */
 export function isProductionBuild() {
   const server = path.join(ROOT, "build/index.js");
-  return existsSync(server) && /\bmode = "production"/.test(readFileSync(server, "utf8"));
+  return existsSync(server) && buildMode(readFileSync(server, "utf8")) === "production";
+}
+
+/**
+ * The `mode` a Remix server build exports ("production" or "development"), read from its source without
+ * running it: `var mode = "production"` as `remix dev` prints it, or minified as `npm run build` writes
+ * it (remix.config.js, serverMinify): `var Vg="production"` ... `export{... Vg as mode ...}`.
+ * @param {string} source
+ * @returns {string | undefined}
+ */
+export function buildMode(source) {
+  const name = /\b(\w+) as mode\b/.exec(source)?.[1] ?? "mode";
+  return new RegExp(`\\b${name} ?= ?"(production|development)"`).exec(source)?.[1];
 }
 
 /** `npm run build`, waited for. */

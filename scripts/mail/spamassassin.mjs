@@ -19,24 +19,65 @@ export function findSpamAssassin(env = process.env) {
   }
 }
 
+/** @typedef {{ score: number, rules: { name: string, points: number, description: string }[] }} SpamScore */
+
 /**
  * Scores one message (a Buffer or string, as sent). Returns `{ score, rules: [{ name, points,
  * description }] }`: every rule that fired, with its points.
+ * @returns {Promise<SpamScore>}
  */
 export async function spamScore(raw, binary = findSpamAssassin()) {
+  const [scored] = await spamScores([raw], binary);
+  return scored;
+}
+
+/**
+ * Scores several messages in one run of SpamAssassin (an mbox of them): it loads its rules once, which
+ * is most of a run's time (1.1 of 1.3 CPU-s for one message here). Returns each message's score and
+ * rules, in order.
+ * @param {(Buffer | string)[]} raws
+ * @returns {Promise<SpamScore[]>}
+ */
+export async function spamScores(raws, binary = findSpamAssassin()) {
   if (!binary) throw new Error("spamassassin is not installed");
-  const args = ["-t", "-L", "-C", PACKAGED_RULES, "--cf=use_bayes 0", "--cf=bayes_auto_learn 0", "--cf=use_auto_welcomelist 0"];
+  if (raws.length === 0) return [];
+  const args = ["-t", "-L", "--mbox", "-C", PACKAGED_RULES, "--cf=use_bayes 0", "--cf=bayes_auto_learn 0", "--cf=use_auto_welcomelist 0"];
   const child = spawn(binary, existsSync(PACKAGED_RULES) ? args : args.filter((a, i) => a !== "-C" && args[i - 1] !== "-C"), {
     stdio: ["pipe", "pipe", "pipe"],
   });
   let out = "";
   let err = "";
+  // Bytes as they are, one character each (latin1): nothing decoded, no character split between chunks.
+  child.stdout.setEncoding("latin1");
   child.stdout.on("data", (chunk) => (out += chunk));
   child.stderr.on("data", (chunk) => (err += chunk));
-  child.stdin.end(raw);
+  child.stdin.end(Buffer.from(raws.map((raw, i) => `${separator(i)}\n${mboxMessage(raw)}\n`).join(""), "latin1"));
   await new Promise((resolve) => child.once("close", resolve));
+  // Each message comes back after its own separator line, with its headers and report added (not
+  // always in the order given).
+  const parts = out.split(/^From spam-check-(\d+)@mbox\.invalid .*\n/m);
+  const reports = new Map();
+  for (let i = 1; i < parts.length; i += 2) reports.set(Number(parts[i]), parts[i + 1]);
+  if (reports.size !== raws.length)
+    throw new Error(`spamassassin scored ${reports.size} of ${raws.length} messages:\n${err || out.slice(0, 2000)}`);
+  return raws.map((_, i) => parseReport(reports.get(i)));
+}
+
+/** The line that starts message `i` in an mbox, with a sender no message can contain. */
+const separator = (i) => `From spam-check-${i}@mbox.invalid Thu Jan  1 00:00:00 1970`;
+/**
+ * SpamAssassin's own test for a line that starts the next message of an mbox (Mail::SpamAssassin::ArchiveIterator,
+ * `opt_from_regex`). It un-quotes nothing, so only a line that would pass it is quoted (">From "): any other line is
+ * scored as sent.
+ */
+const MBOX_SEPARATOR = /^From \S+ {1,2}(\S\S\S \S\S\S .?\d .?\d:\d\d:\d\d \d{4}|.?\d-\d\d-\d{4}_\d\d:\d\d:\d\d_)/gm;
+/** The message's bytes (as latin1, one character each) as an mbox carries them: lines end in LF. */
+const mboxMessage = (raw) => Buffer.from(raw).toString("latin1").replace(/\r\n/g, "\n").replace(MBOX_SEPARATOR, ">$&");
+
+/** @param {string} out @returns {SpamScore} */
+function parseReport(out) {
   const status = /^X-Spam-Status: .*?score=(-?[\d.]+)/m.exec(out);
-  if (!status) throw new Error(`spamassassin gave no score:\n${err || out.slice(0, 2000)}`);
+  if (!status) throw new Error(`spamassassin gave no score:\n${out.slice(0, 2000)}`);
   // The report's table: " pts rule name              description", then one line per rule (and wrapped descriptions).
   const table = out.split(/^ *pts rule name +description\s*\n[- ]+\n/m)[1] ?? "";
   const rules = [...table.matchAll(/^ *(-?\d+(?:\.\d+)?) (\w+) +(.*)$/gm)].map(([, points, name, description]) => ({

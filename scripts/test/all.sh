@@ -49,6 +49,7 @@ trap stop_beside EXIT
 # The steps that run beside others, by the name they are started and waited for with.
 container="Container image (podman)"
 function_tests="Function tests under the edge runtime's Deno (2.1.x), real PostgreSQL + SMTP catcher"
+long_waits="The fault suite and \`npm run verify\` (Vitest), each on a local stack of its own"
 engines="The visitor's journey on Firefox (WebDriver BiDi) and WebKit (WebDriver), real local stack"
 
 # The container check needs nothing npm installs (the image runs its own npm ci, and its build context
@@ -62,10 +63,10 @@ bash scripts/test/setup.sh
 # After the set-up the suite is bound by CPU: the two cores stay busy to the end. So the order only
 # packs the work: the browser suite, the longest step, starts as soon as the build exists and runs
 # beside all the others, which follow one another in front. CPU seconds per step, each alone on a
-# fresh clone (docs/decisions/015), before the changes of 2026-11-26: set-up 96; browser suite 825 (it
-# then kept traces and drew the phone at a pixel ratio of 2.625); site and stack 189; Firefox and WebKit
-# 108; mail 47; unit 48; lint and types 41; function tests 36 (then run twice, under two Denos);
-# container 34; Supabase CLI 26; build 7.
+# fresh clone (docs/decisions/015), on 2026-11-26: set-up 96; browser suite about 500; site and stack
+# 189; Firefox and WebKit 108; unit 44; lint and types 41; function tests 36; container 34; mail 23;
+# Supabase CLI 26; build 7. The steps that wait most start beside early, so that their waiting never
+# ends the suite with the cores idle.
 
 # The build and its byte budgets first: the browser suite needs the build, and it fails fast.
 step "Production build and byte budgets"
@@ -80,6 +81,11 @@ beside "$browser_tests" npx playwright test
 # runtime embeds, which production runs; this repo's Deno runs the function in every stack, browser and
 # engine test below (`npm run test:function` runs these tests under it too).
 beside "$function_tests" node scripts/test/function.mjs --edge-runtime
+# The two longest files of the site and stack tests wait for minutes (the fault suite on recoveries and
+# schedules, 150 s; verify on its deadlines, 90 s) and compute little (24 CPU-s each): run last with the
+# others, they kept the cores 80 % idle for the suite's last 40 s.
+long_wait_files=(tests/stack/faults.test.ts tests/site/verify.test.ts)
+beside "$long_waits" npx vitest run --project site --project stack "${long_wait_files[@]}"
 
 step "Lint and format (ESLint, Prettier, deno lint), types (tsc, deno check)"
 npm run lint --silent
@@ -96,12 +102,13 @@ node --test tests/deploy/
 step "Every mail the function sends: SpamAssassin scores, the Nu HTML checker, rendering (real SMTP catcher)"
 npx vitest run --project mail
 
-step "The site's server, \`npm run stack\`, \`npm run dev\` and \`npm run verify\` (Vitest)"
+step "The site's server, \`npm run stack\` and \`npm run dev\` (Vitest); the fault suite and verify (started after the build)"
 # Each file starts its own stack on free ports and mostly waits on sockets, timers and child processes.
 # The other engines' journey waits on its browsers the same way, so it runs beside.
 beside "$engines" npx vitest run --project engines
-npx vitest run --project site --project stack --maxWorkers=4
+npx vitest run --project site --project stack --maxWorkers=4 "${long_wait_files[@]/#/--exclude=}"
 finish_beside "$engines"
+finish_beside "$long_waits"
 
 step "Browser tests (started after the build)"
 finish_beside "$browser_tests"

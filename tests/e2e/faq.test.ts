@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { faq } from "../../app/content";
-import { expect, holdModules, isHydrated, isSettled, startHydration, test } from "./fixtures";
+import { expect, holdModules, isHydrated, isSettled, slowCpu, startHydration, test } from "./fixtures";
 
 const question = (page: Page, i: number) => page.locator(`#faq-${i + 1}-question`);
 const answer = (page: Page, i: number) => page.getByText(faq[i]!.answer);
@@ -129,8 +129,7 @@ test.describe("a visitor on a slow phone", () => {
     await page.addInitScript({
       content: `${WEB_VITALS};window.__cls=0;webVitals.onCLS((m)=>{window.__cls=m.value},{reportAllChanges:true});${recordShifts}recordShifts();`,
     });
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    return slowCpu(page, 4);
   }
   const cls = (page: Page) => page.evaluate(() => (window as unknown as { __cls: number }).__cls);
   /**

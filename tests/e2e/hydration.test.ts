@@ -6,7 +6,7 @@
 import type { Page, Route } from "@playwright/test";
 import { contactForm, faq, toasts } from "../../app/content";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { expect, expectsConsoleErrors, isHydrated, isSettled, test } from "./fixtures";
+import { expect, expectsConsoleErrors, isHydrated, isSettled, slowCpu, test } from "./fixtures";
 
 /** Tab, as a keyboard visitor does, from the top of the page until focus is in the booking form. */
 async function tabIntoForm(page: Page) {
@@ -142,8 +142,7 @@ test.describe("hydration when the visitor starts on the form", () => {
 
   test("in-page links followed while the page hydrates keep what was typed, the open answer and focus", async ({ page }) => {
     // A slow phone, so the parts of the page stay unhydrated for a while after React starts.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 8 });
+    const fullSpeed = await slowCpu(page, 8);
     // From the moment React's router runs until the page has hydrated, the address's fragment keeps
     // changing, as Book Now, the menu's links or a screen reader's link activation change it (their
     // clicks stay with the plain HTML then, but the browser still follows them).
@@ -167,6 +166,7 @@ test.describe("hydration when the visitor starts on the form", () => {
     await name.click();
     await page.keyboard.type("Alice", { delay: 50 });
     await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+    await fullSpeed();
     await expect(name).toHaveValue("Alice");
     await expect(name).toBeFocused();
     await expect(page.locator("#faq-2-question")).toHaveAttribute("aria-expanded", "true");

@@ -8,7 +8,7 @@
 import type { Page, Route } from "@playwright/test";
 import { contactForm, toasts } from "../../app/content";
 import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { expect, expectsConsoleErrors, takeConsoleErrors, test } from "./fixtures";
+import { expect, expectsConsoleErrors, slowCpu, takeConsoleErrors, test } from "./fixtures";
 
 const MOMENTS = ["before the scripts are asked for", "while the scripts download", "while React hydrates", "after hydration"] as const;
 type Moment = (typeof MOMENTS)[number];
@@ -49,16 +49,14 @@ function recordSends({ hydrated }: { hydrated: string }) {
   });
 }
 
-/** Opens the page and brings it to `moment`; returns once Send may be pressed. */
+/**
+ * Opens the page and brings it to `moment`; returns once Send may be pressed, with what releases the
+ * held scripts (null once released) and what gives a slowed page its full speed back.
+ */
 async function reach(page: Page, moment: Moment, values: Record<string, string>) {
   const held: Route[] = [];
   let holding = moment === "while the scripts download" || moment === "while React hydrates";
   await page.route(/\/build\/.*\.js$/, (route) => (holding ? void held.push(route) : route.fallback()));
-  if (moment === "while React hydrates") {
-    // A slow phone: React's slices are far apart.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-  }
   await page.addInitScript(recordSends, { hydrated: HYDRATED_ATTRIBUTE });
   await page.goto("/#contact", { waitUntil: "load" });
   const form = page.locator("#contact form");
@@ -82,11 +80,13 @@ async function reach(page: Page, moment: Moment, values: Record<string, string>)
     await form.evaluate((el: HTMLFormElement) => {
       (window as unknown as { __pressWhenReactRuns: () => void }).__pressWhenReactRuns = () => el.requestSubmit();
     });
+    // A slow phone from here (slowCpu): React's slices are far apart.
+    const slowed = await slowCpu(page, 4);
     await release();
-    return null;
+    return { release: null, fullSpeed: slowed };
   }
   if (moment === "after hydration") await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached", timeout: 20_000 });
-  return release;
+  return { release, fullSpeed: async () => {} };
 }
 
 async function pressSend(page: Page, moment: Moment, outcome: Outcome) {
@@ -100,7 +100,7 @@ async function pressSend(page: Page, moment: Moment, outcome: Outcome) {
   };
   const calls: string[] = [];
   page.on("request", (request) => request.url().includes("/functions/v1/") && request.method() === "POST" && calls.push(request.url()));
-  const release = await reach(page, moment, values);
+  const { release, fullSpeed } = await reach(page, moment, values);
   // A new document has a new time origin (a history change within the page does not).
   const timeOrigin = await page.evaluate(() => performance.timeOrigin);
   if (release) {
@@ -111,7 +111,7 @@ async function pressSend(page: Page, moment: Moment, outcome: Outcome) {
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await release();
   }
-  return { t, values, calls, timeOrigin };
+  return { t, values, calls, timeOrigin, fullSpeed };
 }
 
 async function expectOutcome(page: Page, moment: Moment, outcome: Outcome, sent: Awaited<ReturnType<typeof pressSend>>) {
@@ -133,6 +133,7 @@ async function expectOutcome(page: Page, moment: Moment, outcome: Outcome, sent:
     await expect(toast, where).toContainText(toasts.missingFields.text);
     await expect(form.locator("[name=projectTitle]"), where).toHaveValue(sent.values.projectTitle);
   }
+  await sent.fullSpeed();
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { __seen: { sends: unknown[] } }).__seen.sends.length), where)
     .toBeGreaterThan(0);

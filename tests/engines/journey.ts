@@ -237,6 +237,7 @@ async function journey(driver: Driver, engine: string, { width, height }: { widt
 
   // Send, then leaving at once, then Back: before hydration and after (issue 34).
   for (const moment of ["before hydration", "after hydration"] as const) await sendThenLeave(driver, engine, width, moment);
+  if (phone) await schedulerChannelSurvivesBack(driver, engine);
   // WebKit reports the call it cancels itself as the page is left, in its own words (not the page's
   // code, which logs nothing for a call cut off by leaving: decision 026).
   const engineOwn = /^CONSOLE JS ERROR Fetch API cannot load \S+\/functions\/v1\/send-contact-email due to access control checks\.$/;
@@ -366,6 +367,57 @@ async function sendThenLeave(driver: Driver, engine: string, width: number, mome
   await new Promise((resolve) => setTimeout(resolve, 1500));
   expect((await studioMails(values.projectTitle)).length, `enquiries stored for one Send and leaving (${moment})`).toBe(1);
   expect((await state()).path, "still on the page the visitor came Back to (or the result page of their second Send)").toBe(landed);
+}
+
+/**
+ * The channel React's scheduler sends its work through survives the back/forward cache
+ * (app/hydration/inline-scheduler-channel.ts; that the scheduler takes it is checked against its source in
+ * framework-assumptions.test.tsx): a loop of tasks through the page's `setImmediate`, the way the scheduler
+ * runs its slices, keeps running once the page is shown again. On WebKit a loop on a plain MessageChannel
+ * stopped there for good, and with it React (a Send that had arrived stayed on "Sending..."). WebKit keeps
+ * the page in its cache here, so there the check must have had one; an engine that loads the page anew
+ * has no task waiting, and says so.
+ */
+async function schedulerChannelSurvivesBack(driver: Driver, engine: string) {
+  const site = inject("siteUrl");
+  await driver.goto(`${site}/`);
+  type Page = { setImmediate?: (task: () => void) => number; __slices: number; __fromCache?: boolean; __stopAt: number };
+  const started = await driver.evaluate(() => {
+    const page = window as unknown as Page;
+    if (typeof page.setImmediate !== "function") return false;
+    page.__slices = 0;
+    // At most 30 s of one core, whatever happens to the test.
+    page.__stopAt = Date.now() + 30_000;
+    addEventListener("pageshow", (event) => (page.__fromCache = event.persisted));
+    const slice = () => void (++page.__slices && Date.now() < page.__stopAt && page.setImmediate!(slice));
+    page.setImmediate(slice);
+    return true;
+  });
+  expect(started, "the page gives React's scheduler its setImmediate").toBe(true);
+  await driver.goto(`${site}/robots.txt`);
+  await driver.back();
+  const state = () =>
+    driver.evaluate(() => ({
+      path: location.pathname,
+      slices: (window as unknown as Page).__slices as number | undefined,
+      fromCache: (window as unknown as Page).__fromCache,
+    }));
+  const back = await until("the page again", async () => {
+    const now = await state();
+    return now.path === "/" && (now.fromCache !== undefined || now.slices === undefined) ? now : undefined;
+  });
+  try {
+    if (!back.fromCache) {
+      expect(engine, "WebKit shows the page again from its back/forward cache (what this check is for)").not.toBe("webkit");
+      console.log(`engines: ${engine} loaded the page anew on Back: no task waited in a cache`);
+      return;
+    }
+    await until("the task loop running on after Back", async () => ((await state()).slices ?? 0) > back.slices!, 5_000).catch(() => {
+      throw new Error(`the task loop stopped at ${back.slices} slices when the page went into the back/forward cache`);
+    });
+  } finally {
+    await driver.evaluate(() => void ((window as unknown as Page).__stopAt = 0));
+  }
 }
 
 /**
