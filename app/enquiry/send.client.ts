@@ -39,8 +39,14 @@ export async function sendEnquiry(
   let supabase: SupabaseClient;
   try {
     supabase = await preloadSupabase(env);
-  } catch (error) {
-    return { outcome: { status: "failed", values: message }, error, clientUnavailable: true };
+  } catch {
+    // Once more: a download cut off on its way (the visitor left the page as it was fetched, then came
+    // Back) is not a file that cannot load.
+    try {
+      supabase = await preloadSupabase(env);
+    } catch (error) {
+      return { outcome: { status: "failed", values: message }, error, clientUnavailable: true };
+    }
   }
   try {
     const { error } = await supabase.functions.invoke(FUNCTION_NAME, {

@@ -119,6 +119,30 @@ test.describe("booking form (JavaScript on)", () => {
     expect((await mailsAbout(stack, t)).length).toBe(2);
   });
 
+  test("a download of supabase-js cut off on its way (the visitor left as it came) is tried again on Send: the toast, no post, no console error", async ({
+    page,
+    stack,
+  }) => {
+    const t = unique();
+    // The first download of the chunk supabase-js is in is held until Send has been pressed, then cut off.
+    let held: import("@playwright/test").Route | undefined;
+    let downloads = 0;
+    await page.route("**/build/**/*.js", async (route) => {
+      const response = await route.fetch();
+      const text = await response.text();
+      if ((text.includes("functions/v1") || text.includes("FunctionsClient")) && downloads++ === 0) return void (held = route);
+      return route.fulfill({ response, body: text });
+    });
+    const form = await openAndFill(page, t);
+    await expect.poll(() => held !== undefined, "the warm-up's download, on its way").toBe(true);
+    await form.getByRole("button", { name: contactForm.submit }).click();
+    await expect(form.getByRole("button", { name: contactForm.sending })).toBeVisible();
+    await held!.abort("aborted");
+    await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
+    expect(downloads, "the download was cut off once, then made again").toBe(2);
+    await expect.poll(async () => (await rows(stack, t)).length).toBe(1);
+  });
+
   test("when supabase-js cannot load, Send posts the form as without JavaScript: the enquiry arrives", async ({
     page,
     stack,
