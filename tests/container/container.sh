@@ -28,8 +28,9 @@ if [ ${#need[@]} -gt 0 ]; then
   if [ "${SETUP_APT:-1}" = 0 ]; then log "skipped: needs ${need[*]} (SETUP_APT=0 turns apt off)"; exit 0; fi
   log "installing ${need[*]}"
   # One apt at a time: npm test runs this beside its set-up, which may use apt too (scripts/test/setup.sh).
-  flock -w 900 /tmp/studio-site-apt.lock apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive flock -w 900 /tmp/studio-site-apt.lock apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  apt=(flock -w 900 /tmp/studio-site-apt.lock apt-get)
+  "${apt[@]}" update -qq
+  DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
 CACHE=${STUDIO_CONTAINER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/studio-site/container}

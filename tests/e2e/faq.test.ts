@@ -129,7 +129,8 @@ test.describe("a visitor on a slow phone", () => {
     await page.addInitScript({
       content: `${WEB_VITALS};window.__cls=0;webVitals.onCLS((m)=>{window.__cls=m.value},{reportAllChanges:true});${recordShifts}recordShifts();`,
     });
-    return slowCpu(page, 4);
+    // Slowed for the whole test: every step of it (the landing, hydration, scrolling) is what it checks.
+    await slowCpu(page, 4);
   }
   const cls = (page: Page) => page.evaluate(() => (window as unknown as { __cls: number }).__cls);
   /**
