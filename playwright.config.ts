@@ -44,7 +44,7 @@ export default defineConfig({
       // What does not depend on the width runs on the phone only: the booking flow's behaviour (the
       // function's answers, toasts, the no-JS path), the responses' headers, CSP and head (production), the
       // form coming back on Back (coming-back), the FAQ's rules through hydration (faq) and the 404 and
-      // error screens (errors). At 1440 px the layout tests, the toast's placement, the hydration tests, the
+      // error screens (errors). At 1440 px the layout tests, the toast's placement, the hydration tests the width can change, the
       // home page's (its FAQ by mouse and keyboard included) and the Firefox and WebKit journeys
       // (tests/engines, where Firefox and WebKitGTK are installed: the form, the FAQ and the 404 at 1440 px) cover them.
       testIgnore: ["**/booking.test.ts", "**/production.test.ts", "**/coming-back.test.ts", "**/faq.test.ts", "**/errors.test.ts"],

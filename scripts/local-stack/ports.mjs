@@ -1,7 +1,10 @@
 // Ports of the local stack. Free ports come from `get-port` (which also remembers for a while the ports
-// it handed out in this process, so several asked for at once are never the same one), from PORT_RANGE below.
-import { readFileSync } from "node:fs";
+// it handed out in this process, so several asked for at once are never the same one), from PORT_RANGE
+// below, each reserved for this process in a folder every process of this machine shares (below).
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import getPort from "get-port";
 
 /**
@@ -24,15 +27,78 @@ export const PORT_RANGE = (() => {
   return to - 20000 >= 4000 ? { from: 20000, to } : null;
 })();
 
-/** Random candidates in PORT_RANGE: processes looking at the same moment seldom try the same one. */
-function* candidates(count = 100) {
-  if (!PORT_RANGE) return;
-  for (let i = 0; i < count; i++) yield PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from + 1));
+/**
+ * Where a process reserves the ports it hands out, one file per port holding its pid. A port is free
+ * from the moment it is handed out until its server listens, and that can take a while (PostgreSQL's
+ * initdb, `remix dev`'s first build, 10 s and more on a loaded machine): meanwhile another process,
+ * which only sees that nothing listens there, could hand out the same port. `npm test` runs a dozen
+ * stacks at once in several processes, and a catcher's port was taken that way (CI, 2026-11-26:
+ * EADDRINUSE). A reservation ends when its process exits, or after RESERVED_MS, by when its server
+ * listens or will never.
+ */
+export const RESERVATIONS = path.join(os.tmpdir(), "studio-site-ports");
+const RESERVED_MS = 10 * 60_000;
+/** The ports this process holds, given up when it exits. */
+const held = new Set();
+process.once("exit", () => {
+  for (const port of held) rmSync(path.join(RESERVATIONS, String(port)), { force: true });
+});
+
+/** Whether the reservation file belongs to nobody any more: its process is gone, or it is older than RESERVED_MS. */
+function abandoned(file) {
+  try {
+    const owner = Number(readFileSync(file, "utf8"));
+    if (Date.now() - statSync(file).mtimeMs > RESERVED_MS) return true;
+    process.kill(owner, 0);
+    return false;
+  } catch (error) {
+    // ESRCH: no such process; ENOENT: released meanwhile. EPERM: alive, another user's.
+    return error.code !== "EPERM";
+  }
 }
 
-/** A TCP port on 127.0.0.1 that is free now and not handed out by this process in the last 15 s or so. */
-export function freePort() {
-  return getPort({ host: "127.0.0.1", port: candidates() });
+/** Reserves the port for this process; false when another living process holds it. */
+function reserve(port) {
+  const file = path.join(RESERVATIONS, String(port));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      held.add(port);
+      return true;
+    } catch (error) {
+      if (error.code === "ENOENT") mkdirSync(RESERVATIONS, { recursive: true });
+      else if (error.code !== "EEXIST" || !abandoned(file)) return false;
+      else rmSync(file, { force: true });
+    }
+  }
+  return false;
+}
+
+function release(port) {
+  if (held.delete(port)) rmSync(path.join(RESERVATIONS, String(port)), { force: true });
+}
+
+/** Random candidates in `range`, each reserved for this process before it is tried. */
+function* candidates(range, tried, count = 100) {
+  if (!range) return;
+  for (let i = 0; i < count; i++) {
+    const port = range.from + Math.floor(Math.random() * (range.to - range.from + 1));
+    if (held.has(port) || !reserve(port)) continue;
+    tried.push(port);
+    yield port;
+  }
+}
+
+/**
+ * A TCP port on 127.0.0.1 that is free now, not handed out by this process in the last 15 s or so, and
+ * not handed out by any living process of this machine in the last RESERVED_MS.
+ * @param {{ from: number, to: number } | null} [range] where to look (PORT_RANGE; tests narrow it)
+ */
+export async function freePort(range = PORT_RANGE) {
+  const tried = [];
+  const port = await getPort({ host: "127.0.0.1", port: candidates(range, tried) });
+  for (const other of tried) if (other !== port) release(other);
+  return port;
 }
 
 /** Whether something accepts connections on the port right now. */

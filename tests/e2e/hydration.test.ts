@@ -65,29 +65,6 @@ test.describe("hydration when the visitor starts on the form", () => {
     expect(await isHydrated(page)).toBe(false);
   });
 
-  for (const [intent, act] of [
-    ["a tap on a field", (page: Page) => page.locator("#contact form").getByLabel("Name").click()],
-    [
-      "a key on a focused field",
-      async (page: Page) => {
-        await page.locator("#contact form").getByLabel("Email").focus();
-        await page.keyboard.press("a");
-      },
-    ],
-  ] as const) {
-    test(`${intent} in the form loads the modules and hydrates; the FAQ becomes Radix's accordion`, async ({ page }) => {
-      const modules = moduleRequests(page);
-      await page.goto("/", { waitUntil: "load" });
-      await act(page);
-      await expect.poll(() => isSettled(page)).toBe(true);
-      expect(modules.length).toBeGreaterThan(0);
-      // The DOM is as React rendered it: nothing deferred is left behind.
-      await expect(page.locator("link[data-deferred-rel], script[type='text/x-deferred-module']")).toHaveCount(0);
-      await expect(page.locator("#faq button[aria-expanded=true]")).toHaveCount(0);
-      await expect(page.getByText(faq[0]!.answer)).toBeHidden();
-    });
-  }
-
   test.describe("with the page's smooth scrolling (no reduced motion)", () => {
     test.use({ contextOptions: { reducedMotion: "no-preference" } });
     for (const [hand, focus] of [
@@ -115,84 +92,113 @@ test.describe("hydration when the visitor starts on the form", () => {
     }
   });
 
-  test("what a visitor types while the modules load is kept, and sent", async ({ page, stack }) => {
-    // Hold the modules back until the form is filled in, as a slow phone network would.
-    const held: Route[] = [];
-    let release = false;
-    await page.route(/\/build\/.*\.js$/, (route) => (release ? route.continue() : void held.push(route)));
-    await page.goto("/");
-    const t = `typed-early-${Date.now().toString(36)}`;
-    const form = page.locator("#contact form");
-    await form.getByLabel("Name").fill("Grace Hopper");
-    await form.getByLabel("Email").fill(`grace-${t}@example.com`);
-    await form.getByLabel("Project Title").fill(`Early bird ${t}`);
-    await expect.poll(() => held.length).toBeGreaterThan(0);
-    expect(await isHydrated(page)).toBe(false);
+  // What follows does not depend on the width: the phone runs it (the desktop keeps what the width
+  // changes: the menu, where the form sits, the slide of the page).
+  test.describe("whatever the width", () => {
+    test.skip(({ isMobile }) => !isMobile, "runs in the mobile project only");
 
-    release = true;
-    for (const route of held.splice(0)) await route.continue();
-    await expect.poll(() => isHydrated(page)).toBe(true);
-    await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
-    await form.getByRole("button", { name: contactForm.submit }).click();
+    for (const [intent, act] of [
+      ["a tap on a field", (page: Page) => page.locator("#contact form").getByLabel("Name").click()],
+      [
+        "a key on a focused field",
+        async (page: Page) => {
+          await page.locator("#contact form").getByLabel("Email").focus();
+          await page.keyboard.press("a");
+        },
+      ],
+    ] as const) {
+      test(`${intent} in the form loads the modules and hydrates; the FAQ becomes Radix's accordion`, async ({ page }) => {
+        const modules = moduleRequests(page);
+        await page.goto("/", { waitUntil: "load" });
+        await act(page);
+        await expect.poll(() => isSettled(page)).toBe(true);
+        expect(modules.length).toBeGreaterThan(0);
+        // The DOM is as React rendered it: nothing deferred is left behind.
+        await expect(page.locator("link[data-deferred-rel], script[type='text/x-deferred-module']")).toHaveCount(0);
+        await expect(page.locator("#faq button[aria-expanded=true]")).toHaveCount(0);
+        await expect(page.getByText(faq[0]!.answer)).toBeHidden();
+      });
+    }
 
-    await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
-    const rows = await stack.db`select name, email from contact_enquiries where project_title = ${`Early bird ${t}`}`;
-    expect(rows).toEqual([{ name: "Grace Hopper", email: `grace-${t}@example.com` }]);
-  });
-
-  test("in-page links followed while the page hydrates keep what was typed, the open answer and focus", async ({ page }) => {
-    // A slow phone, so the parts of the page stay unhydrated for a while after React starts.
-    const fullSpeed = await slowCpu(page, 8);
-    // From the moment React's router runs until the page has hydrated, the address's fragment keeps
-    // changing, as Book Now, the menu's links or a screen reader's link activation change it (their
-    // clicks stay with the plain HTML then, but the browser still follows them).
-    await page.addInitScript((attribute) => {
-      let next = 0;
-      const jump = () => {
-        if (document.documentElement?.hasAttribute(attribute)) return;
-        // What the browser does for Back between fragments (without moving focus, as a tap on a link
-        // could): a new address, then popstate.
-        if ((window as unknown as { __remixRouter?: unknown }).__remixRouter) {
-          history.pushState(null, "", ["#contact", "#faq", "#services"][next++ % 3]);
-          dispatchEvent(new PopStateEvent("popstate"));
-        }
-        setTimeout(jump, 15);
-      };
-      jump();
-    }, HYDRATED_ATTRIBUTE);
-    await page.goto("/");
-    await page.locator("#faq-2-question").click();
-    const name = page.locator("#contact form").getByLabel("Name");
-    await name.click();
-    await page.keyboard.type("Alice", { delay: 50 });
-    await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
-    await fullSpeed();
-    await expect(name).toHaveValue("Alice");
-    await expect(name).toBeFocused();
-    await expect(page.locator("#faq-2-question")).toHaveAttribute("aria-expanded", "true");
-    expect(await page.evaluate(() => location.hash)).toMatch(/^#(contact|faq|services)$/);
-  });
-
-  test(
-    "if the modules never arrive, the page still works: the form posts to the server, and Back shows the form without the message sent",
-    expectsConsoleErrors(/ERR_INTERNET_DISCONNECTED/),
-    async ({ page, stack }) => {
-      await page.route(/\/build\/.*\.js$/, (route) => route.abort("internetdisconnected"));
+    test("what a visitor types while the modules load is kept, and sent", async ({ page, stack }) => {
+      // Hold the modules back until the form is filled in, as a slow phone network would.
+      const held: Route[] = [];
+      let release = false;
+      await page.route(/\/build\/.*\.js$/, (route) => (release ? route.continue() : void held.push(route)));
       await page.goto("/");
-      await page.waitForTimeout(250);
-      const t = `no-modules-${Date.now().toString(36)}`;
+      const t = `typed-early-${Date.now().toString(36)}`;
       const form = page.locator("#contact form");
-      await form.getByLabel("Name").fill("Ada Lovelace");
-      await form.getByLabel("Email").fill(`ada-${t}@example.com`);
-      await form.getByLabel("Project Title").fill(`Offline scripts ${t}`);
+      await form.getByLabel("Name").fill("Grace Hopper");
+      await form.getByLabel("Email").fill(`grace-${t}@example.com`);
+      await form.getByLabel("Project Title").fill(`Early bird ${t}`);
+      await expect.poll(() => held.length).toBeGreaterThan(0);
+      expect(await isHydrated(page)).toBe(false);
+
+      release = true;
+      for (const route of held.splice(0)) await route.continue();
+      await expect.poll(() => isHydrated(page)).toBe(true);
+      await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
       await form.getByRole("button", { name: contactForm.submit }).click();
-      await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title);
-      expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Offline scripts ${t}`}`).toHaveLength(1);
-      // The browser posted it, as without JavaScript: the page's own draft of it is gone (decision 027).
-      await page.goBack();
-      await expect(form.getByLabel("Name")).toBeVisible();
-      await page.waitForTimeout(300); // where the draft would come back
-      await expect(form.getByLabel("Project Title")).toHaveValue("");
-    },
-  );
+
+      await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
+      const rows = await stack.db`select name, email from contact_enquiries where project_title = ${`Early bird ${t}`}`;
+      expect(rows).toEqual([{ name: "Grace Hopper", email: `grace-${t}@example.com` }]);
+    });
+
+    test("in-page links followed while the page hydrates keep what was typed, the open answer and focus", async ({ page }) => {
+      // A slow phone, so the parts of the page stay unhydrated for a while after React starts.
+      const fullSpeed = await slowCpu(page, 8);
+      // From the moment React's router runs until the page has hydrated, the address's fragment keeps
+      // changing, as Book Now, the menu's links or a screen reader's link activation change it (their
+      // clicks stay with the plain HTML then, but the browser still follows them).
+      await page.addInitScript((attribute) => {
+        let next = 0;
+        const jump = () => {
+          if (document.documentElement?.hasAttribute(attribute)) return;
+          // What the browser does for Back between fragments (without moving focus, as a tap on a link
+          // could): a new address, then popstate.
+          if ((window as unknown as { __remixRouter?: unknown }).__remixRouter) {
+            history.pushState(null, "", ["#contact", "#faq", "#services"][next++ % 3]);
+            dispatchEvent(new PopStateEvent("popstate"));
+          }
+          setTimeout(jump, 15);
+        };
+        jump();
+      }, HYDRATED_ATTRIBUTE);
+      await page.goto("/");
+      await page.locator("#faq-2-question").click();
+      const name = page.locator("#contact form").getByLabel("Name");
+      await name.click();
+      await page.keyboard.type("Alice", { delay: 50 });
+      await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+      await fullSpeed();
+      await expect(name).toHaveValue("Alice");
+      await expect(name).toBeFocused();
+      await expect(page.locator("#faq-2-question")).toHaveAttribute("aria-expanded", "true");
+      expect(await page.evaluate(() => location.hash)).toMatch(/^#(contact|faq|services)$/);
+    });
+
+    test(
+      "if the modules never arrive, the page still works: the form posts to the server, and Back shows the form without the message sent",
+      expectsConsoleErrors(/ERR_INTERNET_DISCONNECTED/),
+      async ({ page, stack }) => {
+        await page.route(/\/build\/.*\.js$/, (route) => route.abort("internetdisconnected"));
+        await page.goto("/");
+        await page.waitForTimeout(250);
+        const t = `no-modules-${Date.now().toString(36)}`;
+        const form = page.locator("#contact form");
+        await form.getByLabel("Name").fill("Ada Lovelace");
+        await form.getByLabel("Email").fill(`ada-${t}@example.com`);
+        await form.getByLabel("Project Title").fill(`Offline scripts ${t}`);
+        await form.getByRole("button", { name: contactForm.submit }).click();
+        await expect(page.locator("#contact").getByRole("status")).toContainText(toasts.success.title);
+        expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Offline scripts ${t}`}`).toHaveLength(1);
+        // The browser posted it, as without JavaScript: the page's own draft of it is gone (decision 027).
+        await page.goBack();
+        await expect(form.getByLabel("Name")).toBeVisible();
+        await page.waitForTimeout(300); // where the draft would come back
+        await expect(form.getByLabel("Project Title")).toHaveValue("");
+      },
+    );
+  });
 });
