@@ -53,23 +53,29 @@ test("a program that exits while its server runs exits with its code, and the se
   await leftNothing(result.stdout);
 });
 
-/** Starts `body` after the server is up, sends `signal` once it has printed, and resolves with how it ended. */
-async function signalled(body: string, signal: NodeJS.Signals) {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", program(`${STARTED} ${body}`)], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const ended = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+/**
+ * Runs `source` as a program; resolves once it has printed its first line, with the process, what it
+ * printed by then, and how it ends (its code, and all it printed by then).
+ */
+async function started(source: string) {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", source], { stdio: ["ignore", "pipe", "pipe"] });
+  const out = { stdout: "", stderr: "" };
+  child.stderr.on("data", (chunk) => (out.stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   await new Promise<void>((resolve) =>
     child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-      if (stdout.includes("\n")) resolve();
+      out.stdout += chunk;
+      if (out.stdout.includes("\n")) resolve();
     }),
   );
+  return { child, firstLine: out.stdout.split("\n")[0]!, ended: async () => ({ code: await exited, ...out }) };
+}
+
+/** Starts `body` after the server is up, sends `signal` once it has printed, and resolves with how it ended. */
+async function signalled(body: string, signal: NodeJS.Signals) {
+  const { child, ended } = await started(program(`${STARTED} ${body}`));
   child.kill(signal);
-  return { code: await ended, stdout, stderr };
+  return ended();
 }
 
 test.each([
@@ -102,24 +108,15 @@ test("a program that crashes while its whole stack runs exits with its error, an
     const stack = await startStack({ mail: "process" });
     console.log(JSON.stringify(stack.ports));
     setTimeout(() => { throw new Error("the program's own bug"); }, 1000);`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", crash], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const ended = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  await new Promise<void>((resolve) =>
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-      if (stdout.includes("\n")) resolve();
-    }),
-  );
+  const { child, firstLine, ended } = await started(crash);
   const parts = descendants(child.pid!);
   expect(parts.map((p) => p.name)).toEqual(expect.arrayContaining(["deno", "postgres"]));
   expect(parts.some(isCatcher), "the catcher in its own process").toBe(true);
 
-  expect(await ended).toBe(1);
+  const { code, stderr } = await ended();
+  expect(code).toBe(1);
   expect(stderr).toContain("the program's own bug");
   await expect.poll(() => stillRunning(parts).map((p) => `${p.name} ${p.pid}`), { timeout: 10_000 }).toEqual([]);
-  const ports = JSON.parse(stdout.split("\n")[0]!) as Record<string, number>;
+  const ports = JSON.parse(firstLine) as Record<string, number>;
   for (const [name, port] of Object.entries(ports)) if (name !== "cdn") expect(await accepts(port), `${name} on ${port}`).toBe(false);
 }, 120_000);
