@@ -34,9 +34,10 @@ export const PORT_RANGE = (() => {
  * which only sees that nothing listens there, could hand out the same port. `npm test` runs a dozen
  * stacks at once in several processes, and a catcher's port was taken that way (CI, 2026-11-26:
  * EADDRINUSE). A reservation ends when its process exits, or after RESERVED_MS, by when its server
- * listens or will never.
+ * listens or will never. Ports are the machine's, so the folder is the machine's /tmp whatever TMPDIR a
+ * program runs with (a test that gave its programs a TMPDIR of their own had taken them out of it).
  */
-export const RESERVATIONS = path.join(os.tmpdir(), "studio-site-ports");
+export const RESERVATIONS = path.join(process.platform === "win32" ? os.tmpdir() : "/tmp", "studio-site-ports");
 const RESERVED_MS = 10 * 60_000;
 /** The lock under which an abandoned reservation is taken over; one older than this was left by a process that died holding it. */
 const TAKEOVER_LOCK = path.join(RESERVATIONS, ".takeover");

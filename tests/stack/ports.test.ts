@@ -4,7 +4,8 @@
 // reservations they would meet.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { freePort, RESERVATIONS } from "../../scripts/local-stack/ports.mjs";
@@ -25,13 +26,20 @@ function narrowRange(size: number) {
  * A process that takes `count` ports in `range`, prints them and holds them until it is killed, or until
  * its input ends, when it exits as a program does (giving its ports up).
  */
-async function holder(range: { from: number; to: number }, count: number): Promise<{ child: ChildProcess; ports: number[] }> {
+async function holder(
+  range: { from: number; to: number },
+  count: number,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; ports: number[] }> {
   const script =
     `const { freePort } = await import(${JSON.stringify(PORTS_MODULE)});` +
     `const range = ${JSON.stringify(range)}; const ports = [];` +
     `for (let i = 0; i < ${count}; i++) ports.push(await freePort(range));` +
     `console.log(JSON.stringify(ports)); process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
   children.push(child);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
@@ -48,6 +56,17 @@ it("processes asking at the same moment never get the same port, though none of 
   expect(new Set(taken).size).toBe(48);
   // Most came from the narrow range (the rest, where it ran short, from the system).
   expect(taken.filter(inRange(range)).length).toBeGreaterThan(30);
+});
+
+it("processes with temporary folders of their own (TMPDIR) still never get the same port", async () => {
+  const range = narrowRange(12);
+  const own = mkdtempSync(path.join(tmpdir(), "ports-test-"));
+  try {
+    const taken = (await Promise.all([holder(range, 8), holder(range, 8, { TMPDIR: own })])).flatMap(({ ports }) => ports);
+    expect(new Set(taken).size).toBe(16);
+  } finally {
+    rmSync(own, { recursive: true, force: true });
+  }
 });
 
 it("a port held by a living process is not handed out; one held by a process that died is", async () => {
