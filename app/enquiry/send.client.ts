@@ -8,13 +8,14 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { ENQUIRY_HEADERS, FUNCTION_NAME, type ContactMessage } from "#shared/contact-message.ts";
 import type { PublicEnv } from "~/config.types";
+import { importWithRetry } from "./module-retry.client";
 import { outcomeOfInvoke, type InvokeResult } from "./outcome";
 import { SEND_TIME_LIMITS_MS } from "./send-time-limits";
 
 let client: Promise<SupabaseClient> | undefined;
 
 export function preloadSupabase(env: PublicEnv): Promise<SupabaseClient> {
-  client ??= import("@supabase/supabase-js").then(({ createClient }) =>
+  client ??= importWithRetry(() => import("@supabase/supabase-js")).then(({ createClient }) =>
     createClient(env.supabaseUrl, env.supabaseAnonKey, {
       // Spec point 6: the session lives in localStorage and refreshes itself.
       auth: { storage: window.localStorage, persistSession: true, autoRefreshToken: true },
@@ -41,7 +42,8 @@ export async function sendEnquiry(
     supabase = await preloadSupabase(env);
   } catch {
     // Once more: a download cut off on its way (the visitor left the page as it was fetched, then came
-    // Back) is not a file that cannot load.
+    // Back) is not a file that cannot load. (A preload that failed long before is tried anew here too:
+    // each try makes the download again, module-retry.client.ts.)
     try {
       supabase = await preloadSupabase(env);
     } catch (error) {

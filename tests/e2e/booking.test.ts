@@ -20,6 +20,8 @@ const FUNCTION_UNREACHABLE = /Error sending contact message|Failed to fetch|ERR_
 const ANSWER_LOST = /Error sending contact message|ERR_CONNECTION_RESET|Failed to fetch/;
 
 let seq = 0;
+/** The site's built scripts, at any address the page asks for them (a retried download carries a query: module-retry.client.ts). */
+const BUILT_SCRIPT = /\/build\/.+\.js(\?[^/]*)?$/;
 const unique = () => `${Date.now().toString(36)}${seq++}`;
 
 async function fill(page: Page, t: string, { details = `Four songs, ${t}` } = {}) {
@@ -93,7 +95,7 @@ test.describe("booking form (JavaScript on)", () => {
     // The scripts are held until the form has posted: the page hydrates only once the post is on its way.
     let releaseScripts!: () => void;
     const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
-    await page.route("**/build/**/*.js", async (route) => (await scriptsHeld, route.continue()));
+    await page.route(BUILT_SCRIPT, async (route) => (await scriptsHeld, route.continue()));
     const hydration = page.waitForEvent("console", { predicate: (m) => m.text() === "hydrated", timeout: 20_000 });
     await page.goto("/");
     await page.waitForTimeout(250); // people take longer than MIN_FILL_MS
@@ -127,7 +129,7 @@ test.describe("booking form (JavaScript on)", () => {
     // The first download of the chunk supabase-js is in is held until Send has been pressed, then cut off.
     let held: import("@playwright/test").Route | undefined;
     let downloads = 0;
-    await page.route("**/build/**/*.js", async (route) => {
+    await page.route(BUILT_SCRIPT, async (route) => {
       const response = await route.fetch();
       const text = await response.text();
       if ((text.includes("functions/v1") || text.includes("FunctionsClient")) && downloads++ === 0) return void (held = route);
@@ -150,7 +152,7 @@ test.describe("booking form (JavaScript on)", () => {
   }) => {
     const t = unique();
     // Every module the page needs to hydrate arrives; the one supabase-js is in (fetched on demand) does not.
-    await page.route("**/build/**/*.js", async (route) => {
+    await page.route(BUILT_SCRIPT, async (route) => {
       const response = await route.fetch();
       const text = await response.text();
       if (text.includes("functions/v1") || text.includes("FunctionsClient")) return route.abort("blockedbyclient");

@@ -23,6 +23,14 @@ export type Driver = {
   reload(): Promise<void>;
   /** The page's console errors and uncaught exceptions since the last call, and forgets them. */
   takeConsoleErrors(): Promise<string[]>;
+  /**
+   * From now on, the page's next request whose address matches `pattern` fails as a network error would:
+   * `failed` is that address once it has failed; `stop()` lets every request through untouched again.
+   * Only where the driver can intercept requests (Firefox).
+   */
+  failNextRequest?(pattern: RegExp): Promise<{ failed: Promise<string>; stop(): Promise<void> }>;
+  /** What the page went to and which requests failed since the last call, with their times, for a failure's report. */
+  takeEvents?(): string[];
   screenshot(path: string): Promise<void>;
   close(): Promise<void>;
 };

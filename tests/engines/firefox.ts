@@ -4,7 +4,7 @@
  * at 348 px, as on a desktop.
  */
 import { existsSync } from "node:fs";
-import puppeteer from "puppeteer-core";
+import puppeteer, { type HTTPRequest } from "puppeteer-core";
 import { isNewDocument, markDocument, scrollToCentre, until, type Launch, type LaunchOptions } from "./driver";
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
@@ -34,19 +34,55 @@ export async function launchFirefox({ scripts }: LaunchOptions = { scripts: true
     await go();
     await until(what, () => evaluate(isNewDocument));
   };
-  const errors: string[] = [];
+  // What the page loaded and lost, for a failure's report: the documents it went to, the requests that failed, what it logged.
+  const events: string[] = [];
+  const started = Date.now();
+  const event = (line: string) => events.push(`${String(Date.now() - started).padStart(6)} ms  ${line}`);
+  const errors: Promise<string>[] = [];
+  // An error logged with an Error object reads "JSHandle@error" in message.text(): its message is fetched.
   page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
+    const text = Promise.all(
+      message
+        .args()
+        .map((arg) =>
+          arg.evaluate((value) => (value instanceof Error ? `${value.name}: ${value.message}` : String(value))).catch(() => String(arg)),
+        ),
+    ).then((parts) => (parts.length > 0 ? parts.join(" ") : message.text()));
+    if (message.type() === "error") errors.push(text);
+    void text.then((line) => event(`console ${message.type()}: ${line}`));
   });
-  page.on("pageerror", (error) => errors.push(error instanceof Error ? error.message : String(error)));
+  page.on("pageerror", (error) => errors.push(Promise.resolve(error instanceof Error ? error.message : String(error))));
+  page.on("framenavigated", (frame) => frame === page.mainFrame() && event(`document ${frame.url()}`));
+  page.on("requestfailed", (request) => event(`failed ${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
   const version = await browser.version();
   return {
     driver: {
       name: version.replace("/", " "),
       setViewport: (width, height) => page.setViewport({ width, height }),
-      goto: async (url) => void (await page.goto(url, { waitUntil: "load" })),
+      goto: async (url) => {
+        event(`driver: go to ${url}`);
+        const before = await evaluate(() => (document.documentElement.setAttribute("data-driver-left", ""), location.href)).catch(() => "");
+        try {
+          await page.goto(url, { waitUntil: "load" });
+        } catch (error) {
+          // Firefox cancelled the navigation (CI, twice, under full load; not reproduced alone). The page's own
+          // doing would leave it elsewhere: another document, another address (a post, a link, a reload). Only
+          // when it is still the same document at the same address is this Firefox's, and the driver goes again.
+          if (!/NS_BINDING_ABORTED/.test(String(error))) throw error;
+          const still = await evaluate(
+            (left) => document.documentElement.hasAttribute("data-driver-left") && location.href === left,
+            before,
+          ).catch(() => false);
+          if (!still) throw new Error(`${String(error)}\nthe page went elsewhere itself:\n${events.join("\n")}`);
+          console.log(
+            `engines: Firefox cancelled the navigation to ${url} with the page still at ${before}; going again:\n${events.join("\n")}`,
+          );
+          await page.goto(url, { waitUntil: "load" });
+        }
+      },
       evaluate,
       click: async (selector) => {
+        event(`driver: click ${selector}`);
         if (scripts) {
           const element = await page.waitForSelector(selector, { visible: true });
           await element!.evaluate(scrollToCentre);
@@ -68,6 +104,7 @@ export async function launchFirefox({ scripts }: LaunchOptions = { scripts: true
       type: (text) => page.keyboard.type(text, { delay: 20 }),
       // page.goBack() may never return for a page restored from the back/forward cache.
       back: async () => {
+        event("driver: back");
         // Without scripts the page runs no timers: the browser's own Back (no back/forward cache here).
         if (!scripts) return navigate("the previous page", () => page.goBack({ waitUntil: "load" }));
         const from = await evaluate(() => location.href);
@@ -76,7 +113,29 @@ export async function launchFirefox({ scripts }: LaunchOptions = { scripts: true
       },
       forward: () => navigate("the next page", () => page.goForward({ waitUntil: "load" })),
       reload: () => navigate("the page again", () => page.reload({ waitUntil: "load" })),
-      takeConsoleErrors: async () => errors.splice(0),
+      takeConsoleErrors: () => Promise.all(errors.splice(0)),
+      takeEvents: () => events.splice(0),
+      failNextRequest: async (pattern) => {
+        let done = false;
+        let onRequest: (request: HTTPRequest) => void = () => {};
+        const failed = new Promise<string>((resolve) => {
+          onRequest = (request) => {
+            if (request.isInterceptResolutionHandled()) return;
+            if (done || !pattern.test(request.url())) return void request.continue();
+            done = true;
+            void request.abort("failed").then(() => resolve(request.url()));
+          };
+        });
+        page.on("request", onRequest);
+        await page.setRequestInterception(true);
+        return {
+          failed,
+          stop: async () => {
+            await page.setRequestInterception(false);
+            page.off("request", onRequest);
+          },
+        };
+      },
       screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
       close: () => browser.close(),
     },

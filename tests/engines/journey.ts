@@ -4,10 +4,11 @@
  * and its headings, the menu, the FAQ before and after hydration, typing through hydration with no
  * character lost, Back after following a link with everything typed still there, sending an enquiry
  * (the spec's success toast over no field, a cleared form, the mail at the SMTP catcher), the 404 page,
- * and no console errors anywhere but the 404 page's own. Then the same browser with JavaScript off
- * sends the form: Post/Redirect/Get (decision 027).
+ * and no console errors anywhere but the 404 page's own. Where the driver can fail a request (Firefox),
+ * supabase-js's download fails once and the Send still goes by JavaScript. Then the same browser with
+ * JavaScript off sends the form: Post/Redirect/Get (decision 027).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CONTACT_FIELDS, emptyMessage } from "#shared/contact-message.ts";
@@ -53,9 +54,23 @@ export function describeJourney(engine: string, launch: (options?: LaunchOptions
     for (const viewport of VIEWPORTS) {
       it(`at ${viewport.width} px: page, menu, FAQ, typing through hydration, Back, sending, 404, no console errors`, async (context) => {
         if (!driver) return context.skip(missing);
-        await journey(driver, engine.toLowerCase(), viewport);
+        driver.takeEvents?.();
+        try {
+          await journey(driver, engine.toLowerCase(), viewport);
+        } catch (error) {
+          const events = driver.takeEvents?.() ?? [];
+          if (events.length > 0)
+            console.log(`engines: ${engine} at ${viewport.width} px, what the page went to and lost:\n${events.join("\n")}`);
+          throw error;
+        }
       });
     }
+
+    it("supabase-js's download fails once: the Send still goes by JavaScript, toast and all, with no console error", async (context) => {
+      if (!driver) return context.skip(missing);
+      if (!driver.failNextRequest) return context.skip(`${driver.name}: its driver cannot make a request fail`);
+      await downloadFailsOnce(driver, engine.toLowerCase());
+    });
 
     it("at 200 % zoom on a 360 px phone (180 CSS px): nothing scrolls sideways, Book Now in the menu, fields focus in place, the toast over no field", async (context) => {
       if (!driver) return context.skip(missing);
@@ -420,6 +435,54 @@ async function schedulerChannelSurvivesBack(driver: Driver, engine: string) {
     });
   } finally {
     await driver.evaluate(() => void ((window as unknown as Page).__stopAt = 0));
+  }
+}
+
+/** The built file that holds supabase-js (the one that exports createClient), by its address. */
+function supabaseFile() {
+  const folder = path.resolve(import.meta.dirname, "../../public/build/_shared");
+  const file = readdirSync(folder).find((name) => /\bcreateClient\b/.test(readFileSync(path.join(folder, name), "utf8").slice(-4_000)));
+  if (!file) throw new Error(`no file in ${folder} exports createClient: is the build there?`);
+  return file;
+}
+
+/**
+ * supabase-js's download fails once, as a lost connection fails it: the page's next try fetches it
+ * again, and the Send goes by JavaScript. Firefox keeps a failed module download for the page's life,
+ * so a second import() of the same address failed at once and the page fell back to posting the form
+ * ("Error loading the enquiry client", CI, 2026-11-26): app/enquiry/module-retry.client.ts.
+ */
+async function downloadFailsOnce(driver: Driver, engine: string) {
+  const site = inject("siteUrl");
+  const file = supabaseFile();
+  await driver.setViewport(360, 780);
+  await driver.goto(`${site}/#contact`);
+  const interception = await driver.failNextRequest!(new RegExp(`/build/_shared/${file.replace(".", "\\.")}$`));
+  try {
+    await driver.click(field("name"));
+    await until("hydration", () => driver.evaluate(() => document.documentElement.hasAttribute("data-hydrated")), 15_000);
+    // The visitor's first pause: the page downloads supabase-js (send.client.ts, preloadSupabase), and it fails.
+    await driver.type("Ada Lovelace");
+    const failed = await Promise.race([interception.failed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000))]);
+    expect(failed, "the download of supabase-js, failed once").toContain(file);
+    const token = `${engine}-retry-${Date.now().toString(36)}`;
+    for (const [name, value] of [
+      ["email", `ada-${token}@example.com`],
+      ["projectTitle", `Retry ${token}`],
+    ] as const) {
+      await driver.click(field(name));
+      await driver.type(value);
+    }
+    await driver.click(`${FORM} button[type=submit]`);
+    const toast = await until("the success toast", () =>
+      driver.evaluate(() => document.querySelector("[data-tone=success]")?.textContent ?? ""),
+    );
+    expect(toast).toContain(toasts.success.title);
+    expect(await driver.evaluate(() => location.pathname), "still the page, not the form posted").toBe("/");
+    expect((await until("the enquiry at the SMTP catcher", async () => (await studioMails(`Retry ${token}`))[0])).text).toContain(token);
+    expect(await driver.takeConsoleErrors(), "console errors").toEqual([]);
+  } finally {
+    await interception.stop();
   }
 }
 

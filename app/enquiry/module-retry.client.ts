@@ -1,0 +1,33 @@
+/**
+ * A module download that failed, made again. Firefox keeps a failed dynamic import for the page's
+ * whole life (its module map holds the failure), so `import()` of the same address fails again at once,
+ * without a request: measured on Firefox 153, a download cut off once failed every later import of
+ * it in that page. Chromium fetches again. So the second try asks for the same file at an address the
+ * page has not used yet: the address the browser names in its error (Firefox and Chromium do: "error
+ * loading dynamically imported module: <url>", "Failed to fetch dynamically imported module: <url>"),
+ * with a query the static files' server ignores. Without an address in the error (WebKit), the same
+ * import runs again.
+ */
+
+/** The site's own built file the error names, at a new address; null when the error names none. */
+export function retryAddress(error: unknown, origin: string, attempt: number): string | null {
+  try {
+    const url = new URL(/https?:\/\/\S+?\.js\b/.exec(String(error))![0]);
+    // Only the site's own built files: an error's text never chooses what the page runs.
+    if (url.origin !== origin || !url.pathname.startsWith("/build/")) return null;
+    url.search = `?retry=${attempt}`;
+    return url.href;
+  } catch {
+    return null; // no address in the error
+  }
+}
+
+/** `load()`, and once more if it fails: at a new address where the error names one. */
+export async function importWithRetry<T>(load: () => Promise<T>, attempt = Date.now()): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const again = retryAddress(error, location.origin, attempt);
+    return again ? ((await import(/* @vite-ignore */ again)) as T) : load();
+  }
+}
