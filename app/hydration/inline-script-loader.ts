@@ -14,7 +14,7 @@
  * hydration sees no difference.
  *
  * The modules start downloading after the frame that answers the visitor's first tap or key is on
- * screen, at their first short pause (PAUSE_MS). They run only once all have arrived, and only at a
+ * screen, once no key or pointer is held (PAUSE_MS). They run only once all have arrived, and only at a
  * quiet moment (no key or pointer down, none for QUIET_MS: inline-input-tracker.ts): evaluating a
  * module is one task that cannot be split. The shared library chunks (React, the router) are
  * evaluated one per task first, each at such a moment, then the bootstrap module, after which React
@@ -41,8 +41,13 @@ export const DEFERRED_ASYNC = "data-deferred-async";
 export const DEFERRED_TYPES = { script: "text/x-deferred-script", module: "text/x-deferred-module" } as const;
 /** How long the visitor's keys, pointer and scrolling must be still before a module is evaluated. */
 export const QUIET_MS = 200;
-/** How long the visitor's keys and pointer must be still before the modules start downloading. */
-export const PAUSE_MS = 100;
+/**
+ * How long the visitor's keys and pointer must be still before the modules start downloading: none, only
+ * released. A download costs the page nothing until its module is evaluated, which waits for QUIET_MS; a
+ * pause of 100 ms here (decision 019) only delayed every hand's hydration (decision 026: a Tab into the
+ * form 519 -> 449 ms on the desktop, a tap 819 -> 621 ms on a phone at CPU x4, typing's INP unchanged).
+ */
+export const PAUSE_MS = 0;
 /** Dispatched on `window` to ask for the scripts now (a Send before hydration). */
 export const HURRY_EVENT = "page-scripts:hurry";
 /** Dispatched on `window` when the scripts cannot run (a module failed to download). */
@@ -76,8 +81,9 @@ export function loadScriptsOnIntent(config: LoaderConfig) {
     if (!(event.target instanceof Element) || !event.target.closest(`[${intentAttribute}]`)) return;
     stopListening();
     // Nothing more inside the visitor's tap or key: the fetches begin after the frame that answers it
-    // is on screen (a task queued from the next animation frame runs after that frame's paint), and
-    // not between two keys: at the visitor's first short pause.
+    // is on screen (a task queued from the next animation frame runs after that frame's paint), once the
+    // key or pointer is released. (Begun in the same task instead, the downloads shared the cores with the
+    // frame a focus far down the page must draw, and a focus by script took longer: decision 026.)
     const whenPaused = () => (busy(pauseMs) ? void setTimeout(whenPaused, 25) : begin());
     requestAnimationFrame(() => setTimeout(whenPaused, 0));
   };

@@ -53,58 +53,49 @@ function program(tmp: string, body: string) {
     },
   );
 }
-/** A temporary folder of the test's own; as root the server runs as `postgres`, which must read in it. */
-function privateTmp() {
-  const tmp = mkdtempSync(path.join(tmpdir(), "template-test-"));
-  chmodSync(tmp, 0o755);
-  return tmp;
-}
+/**
+ * A temporary folder of this file's own, for the two tests below (the second starts from the template the
+ * first leaves: making one costs an initdb); as root the server runs as `postgres`, which must read in it.
+ */
+const tmp = mkdtempSync(path.join(tmpdir(), "template-test-"));
+chmodSync(tmp, 0o755);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const migrationsOf = `const db = await startPostgres(); const { default: postgres } = await import("postgres");
   const sql = postgres(db.url, { max: 1, onnotice: () => {} });
   console.log((await sql\`select count(*)::int as n from supabase_migrations.schema_migrations\`)[0].n);
   await sql.end(); await db.stop();`;
 
 it("a damaged template (a file of it removed, or half of it) is made again, and every database still starts with every migration", () => {
-  const tmp = privateTmp();
-  try {
-    const count = String(migrationFiles().length);
-    expect(program(tmp, migrationsOf).stdout.trim()).toBe(count);
-    const [templates] = readdirSync(tmp).filter((name) => name.startsWith("studio-pg-templates"));
-    const template = path.join(tmp, templates!, readdirSync(path.join(tmp, templates!))[0]!);
+  const count = String(migrationFiles().length);
+  expect(program(tmp, migrationsOf).stdout.trim()).toBe(count);
+  const [templates] = readdirSync(tmp).filter((name) => name.startsWith("studio-pg-templates"));
+  const template = path.join(tmp, templates!, readdirSync(path.join(tmp, templates!))[0]!);
 
-    rmSync(path.join(template, "global/pg_control"));
-    expect(program(tmp, migrationsOf).stdout.trim(), "after a file of the template was removed").toBe(count);
-    rmSync(path.join(template, "PG_VERSION"), { force: true });
-    expect(program(tmp, migrationsOf).stdout.trim(), "after the template was half removed").toBe(count);
-    expect(existsSync(path.join(template, "global/pg_control")), "the template, made again").toBe(true);
-    expect(
-      readdirSync(tmp).filter((name) => name.startsWith("studio-pg-") && !name.startsWith("studio-pg-templates")),
-      "databases left",
-    ).toEqual([]);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  rmSync(path.join(template, "global/pg_control"));
+  expect(program(tmp, migrationsOf).stdout.trim(), "after a file of the template was removed").toBe(count);
+  rmSync(path.join(template, "PG_VERSION"), { force: true });
+  expect(program(tmp, migrationsOf).stdout.trim(), "after the template was half removed").toBe(count);
+  expect(existsSync(path.join(template, "global/pg_control")), "the template, made again").toBe(true);
+  expect(
+    readdirSync(tmp).filter((name) => name.startsWith("studio-pg-") && !name.startsWith("studio-pg-templates")),
+    "databases left",
+  ).toEqual([]);
 }, 120_000);
 
 it("a program that ends while its database starts leaves neither the server nor its folder", () => {
-  const tmp = privateTmp();
-  try {
-    program(tmp, "const db = await startPostgres(); await db.stop();"); // the template, made first
-    for (const ms of [50, 150, 300, 450, 600, 900]) {
-      const ended = program(
-        tmp,
-        `setTimeout(() => { throw new Error("ended at ${ms} ms"); }, ${ms}); await startPostgres(); setInterval(() => {}, 1000);`,
-      );
-      expect(ended.stderr).toContain(`ended at ${ms} ms`);
-      const left = serversUnder(tmp);
-      expect(left, `at ${ms} ms: servers left`).toEqual([]);
-      expect(
-        readdirSync(tmp).filter((name) => name.startsWith("studio-pg-") && !name.startsWith("studio-pg-templates")),
-        `at ${ms} ms: folders left`,
-      ).toEqual([]);
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
+  program(tmp, "const db = await startPostgres(); await db.stop();"); // the template, there first (made, if this runs alone)
+  for (const ms of [50, 150, 300, 450, 600, 900]) {
+    const ended = program(
+      tmp,
+      `setTimeout(() => { throw new Error("ended at ${ms} ms"); }, ${ms}); await startPostgres(); setInterval(() => {}, 1000);`,
+    );
+    expect(ended.stderr).toContain(`ended at ${ms} ms`);
+    const left = serversUnder(tmp);
+    expect(left, `at ${ms} ms: servers left`).toEqual([]);
+    expect(
+      readdirSync(tmp).filter((name) => name.startsWith("studio-pg-") && !name.startsWith("studio-pg-templates")),
+      `at ${ms} ms: folders left`,
+    ).toEqual([]);
   }
 }, 120_000);
 
