@@ -17,6 +17,20 @@ describe("retryAddress: the failed file at an address the page has not used", ()
     expect(retryAddress("not an error", ORIGIN, 1)).toBeNull();
   });
 
+  it("reads the whole address, whatever the host holds (a site at studio.js.org), and without a sentence's full stop", () => {
+    const file = "https://studio.js.org/build/_shared/dist-UMYKEDY3.js";
+    expect(retryAddress(new TypeError(`error loading dynamically imported module: ${file}`), "https://studio.js.org", 3)).toBe(
+      `${file}?retry=3`,
+    );
+    expect(retryAddress(new TypeError(`Failed to fetch dynamically imported module: ${file}.`), "https://studio.js.org", 3)).toBe(
+      `${file}?retry=3`,
+    );
+  });
+
+  it("is null for a file of the site's that is not a built script", () => {
+    expect(retryAddress(new TypeError(`error loading dynamically imported module: ${ORIGIN}/build/manifest.json`), ORIGIN, 1)).toBeNull();
+  });
+
   it("replaces a query the failed address had", () => {
     expect(retryAddress(new TypeError(`error loading dynamically imported module: ${FILE}?retry=1`), ORIGIN, 2)).toBe(`${FILE}?retry=2`);
   });

@@ -12,9 +12,10 @@
 /** The site's own built file the error names, at a new address; null when the error names none. */
 export function retryAddress(error: unknown, origin: string, attempt: number): string | null {
   try {
-    const url = new URL(/https?:\/\/\S+?\.js\b/.exec(String(error))![0]);
-    // Only the site's own built files: an error's text never chooses what the page runs.
-    if (url.origin !== origin || !url.pathname.startsWith("/build/")) return null;
+    // The whole address (a host may hold ".js" itself: studio.js.org), without a sentence's closing mark.
+    const url = new URL(/https?:\/\/[^\s"'<>]+/.exec(String(error))![0].replace(/[.,;:)]+$/, ""));
+    // Only the site's own built scripts: an error's text never chooses what the page runs.
+    if (url.origin !== origin || !/^\/build\/.+\.js$/.test(url.pathname)) return null;
     url.search = `?retry=${attempt}`;
     return url.href;
   } catch {
