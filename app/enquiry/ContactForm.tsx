@@ -64,10 +64,13 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>(outcome?.status === "invalid" ? outcome.fieldErrors : {});
   // A Send pressed before this form hydrated already shows "Sending...": the form hydrates in that
   // state and sends it, as every Send until React hears the visitor (decision 019).
-  const sentBeforeHydration = useSendHandOver(() => {
-    warmUp();
-    if (formRef.current) void send.current(formRef.current);
-  });
+  const sentBeforeHydration = useSendHandOver(
+    () => {
+      warmUp();
+      if (formRef.current) void send.current(formRef.current);
+    },
+    () => setSending(false),
+  );
   const [sending, setSending] = useState(sentBeforeHydration);
   // Where a toast cannot appear (its code failed to load), the message shows in the form instead.
   const [inline, setInline] = useState<{ tone: Tone; title: string; text: React.ReactNode } | null>(null);

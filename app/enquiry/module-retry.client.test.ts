@@ -43,12 +43,9 @@ describe("importWithRetry", () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
-  it("loads once more where the error names no address, and fails with the second error", async () => {
-    const load = vi
-      .fn()
-      .mockRejectedValueOnce(new TypeError("Importing a module script failed."))
-      .mockRejectedValueOnce(new Error("second"));
-    await expect(importWithRetry(load)).rejects.toThrow("second");
-    expect(load).toHaveBeenCalledTimes(2);
+  it("fails with the browser's error where it names no address (WebKit): the Send tries the same address again itself", async () => {
+    const load = vi.fn().mockRejectedValueOnce(new TypeError("Importing a module script failed."));
+    await expect(importWithRetry(load)).rejects.toThrow("Importing a module script failed.");
+    expect(load).toHaveBeenCalledTimes(1);
   });
 });

@@ -5,8 +5,8 @@
  * it in that page. Chromium fetches again. So the second try asks for the same file at an address the
  * page has not used yet: the address the browser names in its error (Firefox and Chromium do: "error
  * loading dynamically imported module: <url>", "Failed to fetch dynamically imported module: <url>"),
- * with a query the static files' server ignores. Without an address in the error (WebKit), the same
- * import runs again.
+ * with a query the static files' server ignores. Without an address in the error (WebKit), the error
+ * stands: the Send's own second try imports the same address again (send.client.ts), as before.
  */
 
 /** The site's own built file the error names, at a new address; null when the error names none. */
@@ -23,12 +23,13 @@ export function retryAddress(error: unknown, origin: string, attempt: number): s
   }
 }
 
-/** `load()`, and once more if it fails: at a new address where the error names one. */
+/** `load()`, and once more at a new address if it fails and the error names one. */
 export async function importWithRetry<T>(load: () => Promise<T>, attempt = Date.now()): Promise<T> {
   try {
     return await load();
   } catch (error) {
     const again = retryAddress(error, location.origin, attempt);
-    return again ? ((await import(/* @vite-ignore */ again)) as T) : load();
+    if (!again) throw error;
+    return (await import(/* @vite-ignore */ again)) as T;
   }
 }

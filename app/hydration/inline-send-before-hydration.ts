@@ -34,9 +34,9 @@ export type SendBeforeHydration = {
   sending(): boolean;
   /**
    * The form's component has hydrated: `send` sends the form as its own submit handler does. A
-   * waiting Send is handed over at once, and every Send until the page is hydrated goes to it.
+   * waiting Send is handed over at once (true), and every Send until the page is hydrated goes to it.
    */
-  takeOver(send: () => void): void;
+  takeOver(send: () => void): boolean;
 };
 
 export type SendConfig = {
@@ -72,10 +72,11 @@ export function sendBeforeHydration(config: SendConfig, blank: (value: string) =
     sending: () => waiting?.getAttribute("aria-busy") === "true",
     takeOver(send) {
       receiver = send;
-      if (!waiting) return;
+      if (!waiting) return false;
       waiting = undefined;
       clearTimeout(deadline);
       send();
+      return true;
     },
   };
   (window as unknown as Record<string, SendBeforeHydration>)[config.global] = api;
