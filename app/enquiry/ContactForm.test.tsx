@@ -55,6 +55,7 @@ describe("ContactForm", () => {
       sendingText: "Sending...",
       hurryEvent: "hurry-in-this-test",
       failedEvent: "failed-in-this-test",
+      postedEvent: "posted-in-this-test",
       deadlineMs: 60_000,
     });
     const form = host.querySelector("form")!;

@@ -18,6 +18,7 @@ function open({ deadlineMs = 10_000 } = {}) {
     sendingText: contactForm.sending,
     hurryEvent: `hurry-${n}`,
     failedEvent: `failed-${n}`,
+    postedEvent: `posted-${n}`,
     deadlineMs,
   };
   document.body.innerHTML =
@@ -94,10 +95,14 @@ describe("Send pressed before the page has hydrated", () => {
     }
   });
 
-  it("posts the form without JavaScript when the scripts cannot run, and lets later presses post", () => {
+  it("posts the form without JavaScript when the scripts cannot run, telling the draft first, and lets later presses post", () => {
     const { config, form, press, nativePosts } = open();
+    const told = vi.fn(() => expect(nativePosts).not.toHaveBeenCalled());
+    form.addEventListener(config.postedEvent, told);
     press();
     window.dispatchEvent(new Event(config.failedEvent));
+    // The page posts it with submit(), which fires no submit event: the draft kept for Back hears this instead.
+    expect(told).toHaveBeenCalledTimes(1);
     expect(nativePosts).toHaveBeenCalledTimes(1);
     expect(nativePosts.mock.contexts[0]).toBe(form);
     expect(press().defaultPrevented).toBe(false);

@@ -21,6 +21,7 @@
  */
 import { blankRuleSource, CONTACT_FIELDS, isBlank, REQUIRED_FIELDS } from "#shared/contact-message.ts";
 import { contactForm } from "~/content";
+import { DRAFT_POSTED_EVENT } from "~/enquiry/form-draft.inline";
 import { REACT_HEARS_INPUT_ATTRIBUTES } from "./guard-input-from-react";
 import { HURRY_EVENT, INTENT_ATTRIBUTE, SCRIPTS_FAILED_EVENT } from "./inline-script-loader";
 
@@ -50,6 +51,8 @@ export type SendConfig = {
   sendingText: string;
   hurryEvent: string;
   failedEvent: string;
+  /** Dispatched on the form just before this script posts it: the draft kept for Back goes (form-draft.inline.ts). */
+  postedEvent: string;
   deadlineMs: number;
 };
 
@@ -66,7 +69,10 @@ export function sendBeforeHydration(config: SendConfig, blank: (value: string) =
     const form = waiting;
     waiting = undefined;
     clearTimeout(deadline);
-    if (form) HTMLFormElement.prototype.submit.call(form);
+    if (!form) return;
+    // `submit()` fires no submit event: the draft is told here, or Back would show the message sent.
+    form.dispatchEvent(new Event(config.postedEvent, { bubbles: true }));
+    HTMLFormElement.prototype.submit.call(form);
   };
   const api: SendBeforeHydration = {
     sending: () => waiting?.getAttribute("aria-busy") === "true",
@@ -145,6 +151,7 @@ export function sendBeforeHydrationSource() {
     sendingText: contactForm.sending,
     hurryEvent: HURRY_EVENT,
     failedEvent: SCRIPTS_FAILED_EVENT,
+    postedEvent: DRAFT_POSTED_EVENT,
     deadlineMs: SEND_DEADLINE_MS,
   };
   return `(${sendBeforeHydration.toString()})(${JSON.stringify(config)}, ${blankCheckSource()});`;

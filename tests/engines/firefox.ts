@@ -119,11 +119,15 @@ export async function launchFirefox({ scripts }: LaunchOptions = { scripts: true
         let done = false;
         let onRequest: (request: HTTPRequest) => void = () => {};
         const failed = new Promise<string>((resolve) => {
+          // A request met as interception is being turned off may refuse either answer: it goes on by itself.
           onRequest = (request) => {
             if (request.isInterceptResolutionHandled()) return;
-            if (done || !pattern.test(request.url())) return void request.continue();
+            if (done || !pattern.test(request.url())) return void request.continue().catch(() => undefined);
             done = true;
-            void request.abort("failed").then(() => resolve(request.url()));
+            void request
+              .abort("failed")
+              .catch(() => undefined)
+              .then(() => resolve(request.url()));
           };
         });
         page.on("request", onRequest);
