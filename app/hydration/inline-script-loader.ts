@@ -44,8 +44,7 @@ export const QUIET_MS = 200;
 /**
  * How long the visitor's keys and pointer must be still before the modules start downloading: none, only
  * released. A download costs the page nothing until its module is evaluated, which waits for QUIET_MS; a
- * pause of 100 ms here (decision 019) only delayed every hand's hydration (decision 026: a Tab into the
- * form 519 -> 449 ms on the desktop, a tap 819 -> 621 ms on a phone at CPU x4, typing's INP unchanged).
+ * pause here only delayed every hand's hydration (decision 026 has the measurements).
  */
 export const PAUSE_MS = 0;
 /** Dispatched on `window` to ask for the scripts now (a Send before hydration). */

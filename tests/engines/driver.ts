@@ -49,6 +49,10 @@ export type LaunchOptions = { scripts: boolean };
 export function markDocument() {
   document.documentElement.setAttribute("data-driver-seen", "");
 }
+/** Whether the document `markDocument` marked is still the one shown. */
+export function isMarkedDocument() {
+  return document.documentElement.hasAttribute("data-driver-seen");
+}
 export function isNewDocument() {
   return !document.documentElement.hasAttribute("data-driver-seen") && document.readyState === "complete";
 }

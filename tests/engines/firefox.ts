@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import puppeteer, { type HTTPRequest } from "puppeteer-core";
-import { isNewDocument, markDocument, scrollToCentre, until, type Launch, type LaunchOptions } from "./driver";
+import { isMarkedDocument, isNewDocument, markDocument, scrollToCentre, until, type Launch, type LaunchOptions } from "./driver";
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 
@@ -61,7 +61,8 @@ export async function launchFirefox({ scripts }: LaunchOptions = { scripts: true
       setViewport: (width, height) => page.setViewport({ width, height }),
       goto: async (url) => {
         event(`driver: go to ${url}`);
-        const before = await evaluate(() => (document.documentElement.setAttribute("data-driver-left", ""), location.href)).catch(() => "");
+        await evaluate(markDocument).catch(() => undefined);
+        const before = await evaluate(() => location.href).catch(() => "");
         try {
           await page.goto(url, { waitUntil: "load" });
         } catch (error) {
@@ -69,10 +70,9 @@ export async function launchFirefox({ scripts }: LaunchOptions = { scripts: true
           // doing would leave it elsewhere: another document, another address (a post, a link, a reload). Only
           // when it is still the same document at the same address is this Firefox's, and the driver goes again.
           if (!/NS_BINDING_ABORTED/.test(String(error))) throw error;
-          const still = await evaluate(
-            (left) => document.documentElement.hasAttribute("data-driver-left") && location.href === left,
-            before,
-          ).catch(() => false);
+          const still = await evaluate(isMarkedDocument)
+            .then(async (same) => same && (await evaluate(() => location.href)) === before)
+            .catch(() => false);
           if (!still) throw new Error(`${String(error)}\nthe page went elsewhere itself:\n${events.join("\n")}`);
           console.log(
             `engines: Firefox cancelled the navigation to ${url} with the page still at ${before}; going again:\n${events.join("\n")}`,
