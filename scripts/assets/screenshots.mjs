@@ -1,6 +1,7 @@
 // `npm run screenshots`: the README's screenshots (docs/screenshot-{360,1440}.png), taken from a fresh
 // production build (the script builds first: the stack would reuse a stale build/) with the default
-// configuration (the studio a newcomer would see), hydrated: the first screen a visitor sees.
+// configuration (the studio a newcomer would see), hydrated: the first screen a visitor sees. And the
+// whole page at each width, every photo loaded, to look at (artifacts/screenshots/home-{360,1440}.png).
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../local-stack/chromium.mjs";
@@ -21,6 +22,9 @@ try {
     );
     await page.waitForFunction(() => window.__remixRouter?.state.initialized === true);
     await page.screenshot({ path: path.join(ROOT, `docs/screenshot-${width}.png`), fullPage: false });
+    for (const img of await page.getByRole("img").all()) await img.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(ROOT, `artifacts/screenshots/home-${width}.png`), fullPage: true });
     await page.close();
   }
 } finally {

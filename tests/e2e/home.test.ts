@@ -92,31 +92,37 @@ test.describe("home page", () => {
     expect(ids).toEqual(["services", "equipment", "contact", "faq"]);
   });
 
-  for (const item of [...navigation, { label: "Book Now", href: "#contact" }, { label: hero.cta, href: "#contact" }]) {
-    test(`"${item.label}" brings its section's heading into view below the fixed header`, async ({ page }) => {
-      await page.goto("/");
-      await hydrated(page);
-      const link =
-        item.label === hero.cta
-          ? page.getByRole("main").getByRole("link", { name: hero.cta })
-          : item.label === "Book Now"
-            ? page.getByRole("banner").getByRole("link", { name: "Book Now" })
-            : (await openNavigation(page)).getByRole("link", { name: item.label, exact: true });
-      await link.click();
-      const heading = page.locator(`${item.href} h2`).first();
-      const headerBottom = await page.getByRole("banner").evaluate((el) => el.getBoundingClientRect().bottom);
-      await expect
-        .poll(async () => {
-          const box = await heading.evaluate((el) => el.getBoundingClientRect().toJSON());
-          return box.top >= headerBottom - 1 && box.bottom <= (page.viewportSize()?.height ?? 0);
-        })
-        .toBe(true);
-      expect(page.url()).toContain(item.href);
-      if (isMobile(page) && navigation.some((n) => n.label === item.label)) {
-        await expect(page.locator("header details")).not.toHaveAttribute("open");
-      }
-    });
-  }
+  test("every link to a section (the menu's, Book Now, the hero's) brings its heading into view below the fixed header", async ({
+    page,
+  }) => {
+    // One page for all of them (each page load costs the suite CPU), from the top each time.
+    await page.goto("/");
+    await hydrated(page);
+    for (const item of [...navigation, { label: "Book Now", href: "#contact" }, { label: hero.cta, href: "#contact" }]) {
+      await test.step(item.label, async () => {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const link =
+          item.label === hero.cta
+            ? page.getByRole("main").getByRole("link", { name: hero.cta })
+            : item.label === "Book Now"
+              ? page.getByRole("banner").getByRole("link", { name: "Book Now" })
+              : (await openNavigation(page)).getByRole("link", { name: item.label, exact: true });
+        await link.click();
+        const heading = page.locator(`${item.href} h2`).first();
+        const headerBottom = await page.getByRole("banner").evaluate((el) => el.getBoundingClientRect().bottom);
+        await expect
+          .poll(async () => {
+            const box = await heading.evaluate((el) => el.getBoundingClientRect().toJSON());
+            return box.top >= headerBottom - 1 && box.bottom <= (page.viewportSize()?.height ?? 0);
+          }, `${item.label}: ${item.href}'s heading below the header`)
+          .toBe(true);
+        expect(page.url()).toContain(item.href);
+        if (isMobile(page) && navigation.some((n) => n.label === item.label)) {
+          await expect(page.locator("header details")).not.toHaveAttribute("open");
+        }
+      });
+    }
+  });
 
   test("a landing on /#faq is in place at once: nothing slides under the first tap", async ({ page }) => {
     await page.goto("/#faq");
@@ -190,19 +196,5 @@ test.describe("home page", () => {
     if (isMobile(page)) await page.getByLabel("Menu").click();
     const open = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
     expect(open.violations.map((v) => v.id)).toEqual([]);
-  });
-
-  test("keeps a screenshot of the whole page", async ({ page }, testInfo) => {
-    // A full-page screenshot is painted in software here: on a busy machine it alone can take 20 s.
-    test.slow();
-    await page.goto("/");
-    await hydrated(page);
-    // Load every lazy photo before the full-page shot.
-    for (const img of await page.getByRole("img").all()) await img.scrollIntoViewIfNeeded();
-    await page.evaluate(() => window.scrollTo(0, 0));
-    const width = page.viewportSize()!.width;
-    await page.screenshot({ path: `artifacts/screenshots/home-${width}.png`, fullPage: true });
-    await page.screenshot({ path: `artifacts/screenshots/home-${width}-first-view.png` });
-    testInfo.annotations.push({ type: "screenshot", description: `artifacts/screenshots/home-${width}.png` });
   });
 });
