@@ -44,9 +44,10 @@ export default defineConfig({
       // What does not depend on the width runs on the phone only: the booking flow's behaviour (the
       // function's answers, toasts, the no-JS path), the responses' headers, CSP and head (production), the
       // form coming back on Back (coming-back), the FAQ's rules through hydration (faq) and the 404 and
-      // error screens (errors). At 1440 px the layout tests, the toast's placement, the hydration tests the width can change, the
-      // home page's (its FAQ by mouse and keyboard included) and the Firefox and WebKit journeys
-      // (tests/engines, where Firefox and WebKitGTK are installed: the form, the FAQ and the 404 at 1440 px) cover them.
+      // error screens (errors: their texts do not depend on the width). At 1440 px the layout tests, the
+      // toast's placement, the hydration tests the width can change, the home page's (its FAQ by mouse and
+      // keyboard included) and the Firefox and WebKit journeys (tests/engines, where those browsers are
+      // installed: the page, the menu, sending and the toast at 1440 px) cover them.
       testIgnore: ["**/booking.test.ts", "**/production.test.ts", "**/coming-back.test.ts", "**/faq.test.ts", "**/errors.test.ts"],
     },
   ],

@@ -70,10 +70,6 @@ describe("ContactForm", () => {
     expect(vi.mocked(sendEnquiry).mock.calls[0]![1]).toMatchObject({ name: "Ada", email: "ada@example.com", projectTitle: "EP" });
     expect(screen.getByLabelText("Name")).toHaveValue("");
     expect(screen.getByRole("button", { name: "Send Message" })).toBeEnabled();
-    // The listener stays on this test file's window: from now on it leaves every Send to the form.
-    document.documentElement.setAttribute("data-hydrated-in-this-test", "");
-    delete (window as unknown as Record<string, unknown>)[SEND_BEFORE_HYDRATION_GLOBAL];
-    vi.mocked(sendEnquiry).mockClear();
   });
 
   it("labels every field and marks the required ones", () => {

@@ -6,7 +6,7 @@ import { blankCheckSource, sendBeforeHydration, type SendBeforeHydration, type S
 
 let page = 0;
 
-/** A page with the booking form and the inline listener; each test its own names (listeners stay on window). */
+/** A page with the booking form and the inline listener, under names of its own. */
 function open({ deadlineMs = 10_000 } = {}) {
   const n = page++;
   const config: SendConfig = {

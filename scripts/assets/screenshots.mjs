@@ -23,6 +23,7 @@ try {
     await page.waitForFunction(() => window.__remixRouter?.state.initialized === true);
     await page.screenshot({ path: path.join(ROOT, `docs/screenshot-${width}.png`), fullPage: false });
     for (const img of await page.getByRole("img").all()) await img.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => [...document.images].every((img) => img.complete && img.naturalWidth > 0));
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(ROOT, `artifacts/screenshots/home-${width}.png`), fullPage: true });
     await page.close();

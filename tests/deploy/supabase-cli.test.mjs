@@ -125,7 +125,8 @@ describe("the pinned Supabase CLI, on this repo", () => {
       assert.ok(!uploaded.some((f) => f.endsWith(".test.ts")), "tests are not deployed");
     });
 
-    // Under the Deno production runs; `npm run lint`'s deno check types the same files under this repo's.
+    // Under the Deno production runs; npm test's `deno check` (scripts/test/all.sh) types the same files, in place,
+    // under this repo's.
     test("the uploaded files alone type-check under the edge runtime's Deno (2.1.x)", () => {
       const alone = mkdtempSync(path.join(tmpdir(), "studio-upload-"));
       try {
