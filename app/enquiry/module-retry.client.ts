@@ -11,16 +11,19 @@
 
 /** The site's own built file the error names, at a new address; null when the error names none. */
 export function retryAddress(error: unknown, origin: string, attempt: number): string | null {
+  // The whole address (a host may hold ".js" itself: studio.js.org), without a sentence's closing mark.
+  const named = /https?:\/\/[^\s"'<>]+/.exec(String(error))?.[0].replace(/[.,;:)]+$/, "");
+  if (!named) return null; // WebKit names none
+  let url: URL;
   try {
-    // The whole address (a host may hold ".js" itself: studio.js.org), without a sentence's closing mark.
-    const url = new URL(/https?:\/\/[^\s"'<>]+/.exec(String(error))![0].replace(/[.,;:)]+$/, ""));
-    // Only the site's own built scripts: an error's text never chooses what the page runs.
-    if (url.origin !== origin || !/^\/build\/.+\.js$/.test(url.pathname)) return null;
-    url.search = `?retry=${attempt}`;
-    return url.href;
+    url = new URL(named);
   } catch {
-    return null; // no address in the error
+    return null;
   }
+  // Only the site's own built scripts: an error's text never chooses what the page runs.
+  if (url.origin !== origin || !/^\/build\/.+\.js$/.test(url.pathname)) return null;
+  url.search = `?retry=${attempt}`;
+  return url.href;
 }
 
 /** `load()`, and once more at a new address if it fails and the error names one. */

@@ -60,6 +60,9 @@ function program(tmp: string, body: string) {
 const tmp = mkdtempSync(path.join(tmpdir(), "template-test-"));
 chmodSync(tmp, 0o755);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+/** The temporary databases' folders under `tmp` (the templates' folder aside). */
+const databasesIn = (tmp: string) =>
+  readdirSync(tmp).filter((name) => name.startsWith("studio-pg-") && !name.startsWith("studio-pg-templates"));
 const migrationsOf = `const db = await startPostgres(); const { default: postgres } = await import("postgres");
   const sql = postgres(db.url, { max: 1, onnotice: () => {} });
   console.log((await sql\`select count(*)::int as n from supabase_migrations.schema_migrations\`)[0].n);
@@ -76,10 +79,7 @@ it("a damaged template (a file of it removed, or half of it) is made again, and 
   rmSync(path.join(template, "PG_VERSION"), { force: true });
   expect(program(tmp, migrationsOf).stdout.trim(), "after the template was half removed").toBe(count);
   expect(existsSync(path.join(template, "global/pg_control")), "the template, made again").toBe(true);
-  expect(
-    readdirSync(tmp).filter((name) => name.startsWith("studio-pg-") && !name.startsWith("studio-pg-templates")),
-    "databases left",
-  ).toEqual([]);
+  expect(databasesIn(tmp), "databases left").toEqual([]);
 }, 120_000);
 
 it("a program that ends while its database starts leaves neither the server nor its folder", () => {
@@ -92,10 +92,7 @@ it("a program that ends while its database starts leaves neither the server nor 
     expect(ended.stderr).toContain(`ended at ${ms} ms`);
     const left = serversUnder(tmp);
     expect(left, `at ${ms} ms: servers left`).toEqual([]);
-    expect(
-      readdirSync(tmp).filter((name) => name.startsWith("studio-pg-") && !name.startsWith("studio-pg-templates")),
-      `at ${ms} ms: folders left`,
-    ).toEqual([]);
+    expect(databasesIn(tmp), `at ${ms} ms: folders left`).toEqual([]);
   }
 }, 120_000);
 
