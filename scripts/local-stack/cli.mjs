@@ -48,6 +48,15 @@ const stop = (code) =>
   })());
 process.once("SIGINT", () => (console.log("\nStopping…"), stop(0)));
 process.once("SIGTERM", () => stop(0));
+// `npm run stack` starts this process through a shell, which passes no signal on: a SIGTERM or SIGKILL
+// to npm ends npm and the shell and leaves this process to init. Orphaned, it stops the whole stack
+// rather than leave it running with nobody to stop it.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid === parent) return;
+  console.error("[stack] the process that started the stack ended: stopping everything");
+  stop(1);
+}, 1000).unref();
 
 try {
   if (mode === "stack" && flags.build) {

@@ -10,7 +10,7 @@
 // Run on its own (`npm run stack` does, so that nothing the catcher does, or a pause of it, can slow
 // the process that reads the function's output):
 //   node scripts/local-stack/smtp-catcher.mjs <smtpPort> <httpPort> [folder]
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { domainToASCII } from "node:url";
@@ -36,16 +36,26 @@ function addressRefusal(address) {
   return null;
 }
 
-/** The mail kept in `dir`, oldest first (a message whose envelope was not written yet is left out). */
+/**
+ * The mail kept in `dir`, oldest first. A message whose envelope was not written yet is left out; one
+ * whose files cannot be read (cut short by a full disk, say) is left out with a line naming it, so the
+ * catcher still starts.
+ */
 function readKept(dir) {
   const ids = readdirSync(dir)
     .filter((file) => /^\d+\.json$/.test(file))
     .map((file) => Number.parseInt(file, 10))
     .sort((a, b) => a - b);
-  return ids.map((id) => ({
-    ...JSON.parse(readFileSync(path.join(dir, `${id}.json`), "utf8")),
-    raw: readFileSync(path.join(dir, `${id}.eml`)),
-  }));
+  return ids.flatMap((id) => {
+    try {
+      return [{ ...JSON.parse(readFileSync(path.join(dir, `${id}.json`), "utf8")), raw: readFileSync(path.join(dir, `${id}.eml`)) }];
+    } catch (error) {
+      console.error(
+        `smtp-catcher: left out the kept message ${path.join(dir, String(id))}.json/.eml, which cannot be read: ${error.message}`,
+      );
+      return [];
+    }
+  });
 }
 
 /**
@@ -57,18 +67,25 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1",
   // Raw mail is kept at once and parsed only when read, so catching stays cheap under load.
   const messages = dir ? readKept(dir) : [];
   const parsed = new Map();
-  /** Keeps a message: in memory, and in the folder (the raw bytes first, the envelope that lists it last). */
+  /**
+   * Keeps a message: in the folder (the raw bytes first, then the envelope that lists it, whole or not at
+   * all: written aside and renamed), then in memory. Throws when the folder cannot take it.
+   */
   const keep = (message) => {
+    if (dir) {
+      const { raw, ...envelope } = message;
+      const listing = path.join(dir, `${message.id}.json`);
+      writeFileSync(path.join(dir, `${message.id}.eml`), raw);
+      writeFileSync(`${listing}.part`, JSON.stringify(envelope));
+      renameSync(`${listing}.part`, listing);
+    }
     messages.push(message);
-    if (!dir) return;
-    const { raw, ...envelope } = message;
-    writeFileSync(path.join(dir, `${message.id}.eml`), raw);
-    writeFileSync(path.join(dir, `${message.id}.json`), JSON.stringify(envelope));
   };
   const clear = () => {
     messages.length = 0;
     parsed.clear();
-    if (dir) for (const file of readdirSync(dir)) if (/^\d+\.(eml|json)$/.test(file)) rmSync(path.join(dir, file), { force: true });
+    if (dir)
+      for (const file of readdirSync(dir)) if (/^\d+\.(eml|json|json\.part)$/.test(file)) rmSync(path.join(dir, file), { force: true });
   };
   async function read() {
     return Promise.all(
@@ -118,12 +135,19 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1",
       stream.on("data", (chunk) => chunks.push(chunk));
       stream.on("error", callback);
       stream.on("end", () => {
-        keep({
-          id: nextId++,
-          receivedAt: new Date().toISOString(),
-          envelope: { from: session.envelope.mailFrom?.address, to: session.envelope.rcptTo.map((r) => r.address) },
-          raw: Buffer.concat(chunks),
-        });
+        try {
+          keep({
+            id: nextId++,
+            receivedAt: new Date().toISOString(),
+            envelope: { from: session.envelope.mailFrom?.address, to: session.envelope.rcptTo.map((r) => r.address) },
+            raw: Buffer.concat(chunks),
+          });
+        } catch (error) {
+          // A folder that cannot take the mail (full, removed, not writable) is a mail server's local
+          // error: a temporary refusal, which the sender tries again later; the catcher stays up.
+          console.error(`smtp-catcher: could not keep a message in ${dir}: ${error.message}`);
+          return callback(Object.assign(new Error("4.3.0 cannot keep the message now, try again later"), { responseCode: 451 }));
+        }
         callback();
       });
     },

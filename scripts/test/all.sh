@@ -61,12 +61,10 @@ step "Set-up: npm ci and what the tests need (scripts/test/setup.sh)"
 bash scripts/test/setup.sh
 
 # After the set-up the suite is bound by CPU: the two cores stay busy to the end. So the order only
-# packs the work: the browser suite, the longest step, starts as soon as the build exists and runs
-# beside all the others, which follow one another in front. CPU seconds per step, each alone on a
-# fresh clone (docs/decisions/015), on 2026-11-26: set-up 96; browser suite about 500; site and stack
-# 189; Firefox and WebKit 108; unit 44; lint and types 41; function tests 36; container 34; mail 23;
-# Supabase CLI 26; build 7. The steps that wait most start beside early, so that their waiting never
-# ends the suite with the cores idle.
+# packs the work: the browser suite, the longest step (the largest share of the CPU time; each
+# step's is measured in docs/decisions/015), starts as soon as the build exists and runs beside all
+# the others, which follow one another in front. The steps that wait most start beside early, so that
+# their waiting never ends the suite with the cores idle.
 
 # The build and its byte budgets first: the browser suite needs the build, and it fails fast.
 step "Production build and byte budgets"

@@ -60,8 +60,15 @@ export async function freePorts(): Promise<Ports> {
  * `folder.dataDir` and its env files read from `folder.dir` (never the repository's own: a developer's
  * files must not change a test). `stop()` is the developer's Ctrl-C.
  */
-export async function startStack(ports: Ports, folder: { dir: string; dataDir: string }, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["scripts/local-stack/cli.mjs", "stack"], {
+export async function startStack(
+  ports: Ports,
+  folder: { dir: string; dataDir: string },
+  env: Record<string, string> = {},
+  { throughNpm = false } = {},
+) {
+  // `throughNpm`: as `npm run stack` starts it, through npm and a shell (the stack is then their grandchild).
+  const [command, args] = throughNpm ? ["npm", ["run", "--silent", "stack"]] : [process.execPath, ["scripts/local-stack/cli.mjs", "stack"]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, STACK_DB_DIR: folder.dataDir, STACK_ENV_DIR: folder.dir, ...portsToEnv(ports), ...env },
     stdio: ["ignore", "pipe", "pipe"],

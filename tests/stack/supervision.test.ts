@@ -1,10 +1,12 @@
 // `npm run stack` supervises its parts as the platform does (docs/decisions/025, issue 33): a killed
 // function is started again and answers; a paused catcher slows no answer, and the mail that waited goes
 // out on the local schedule once it is back; a killed catcher or database stops the whole stack, named,
-// with exit code 1, no process left and every port free; caught mail survives the catcher's restart.
+// with exit code 1, no process left and every port free; caught mail survives the catcher's restart, a
+// kept message cut short is left out, and a mail folder that cannot take a mail makes the catcher refuse
+// it for now (the schedule sends it later), never stop; npm stopped alone leaves no part of it running.
 // Run with `npx vitest run --project stack tests/stack/supervision.test.ts` (Linux: signals and /proc).
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";
@@ -44,6 +46,7 @@ const FAST_RECOVERY = { STACK_REDELIVERY_SECONDS: "2", RETRY_BASE_SECONDS: "1", 
 
 describe("npm run stack when a part dies or stalls", () => {
   const folder = stackFolder();
+  const mailFolder = path.join(folder.dir, "mail");
   let ports: Ports;
   let stack: Stack;
   let caughtBeforeKill = 0;
@@ -118,11 +121,46 @@ describe("npm run stack when a part dies or stalls", () => {
     await stoppedWhole(stack, ports, procs, /\[stack\] the SMTP catcher exited \(signal SIGKILL\); it cannot come back on its own/);
   });
 
-  test("caught mail survives the catcher's restart (.stack/mail)", async () => {
+  test("caught mail survives the catcher's restart (.stack/mail), and a kept message cut short is left out, not a failed start", async () => {
+    // What a full disk or a kill between the two files can leave: an empty envelope.
+    writeFileSync(path.join(mailFolder, "999999.json"), "");
     stack = await startStack(ports, folder, FAST_RECOVERY);
     assert.equal(await mailCount(ports), caughtBeforeKill);
     assert.ok(caughtBeforeKill >= 20);
     assert.match(stack.banner, /kept in .*mail\)/);
+    assert.match(stack.output, /left out the kept message .*999999/);
+  });
+
+  test("a mail folder that cannot take a mail: the catcher refuses it for now and stays up; the mail goes out once it can", async () => {
+    const before = await mailCount(ports);
+    renameSync(mailFolder, `${mailFolder}.aside`);
+    writeFileSync(mailFolder, "not a folder");
+    try {
+      assert.equal((await send(ports, "FolderGone", 0)).status, 200);
+      assert.ok(await until(async () => /could not keep a message/.test(stack.output)), stack.output);
+    } finally {
+      rmSync(mailFolder);
+      renameSync(`${mailFolder}.aside`, mailFolder);
+    }
+    // Both mails of the enquiry, on the schedule.
+    assert.ok(await until(async () => (await mailCount(ports)) >= before + 2, 30_000), stack.output);
+    assert.doesNotMatch(stack.output, /cannot come back on its own/);
+  });
+});
+
+describe("npm run stack when npm itself is stopped", () => {
+  const folder = stackFolder();
+  let ports: Ports;
+  afterAll(() => folder.remove());
+
+  test("SIGTERM to npm alone (its shell passes no signal on): the orphaned stack stops whole, no process left, every port free", async () => {
+    ports = await freePorts();
+    const stack = await startStack(ports, folder, {}, { throughNpm: true });
+    const procs = descendants(stack.pid);
+    process.kill(stack.pid, "SIGTERM");
+    await until(async () => stillRunning(procs).length === 0, 30_000);
+    assert.deepEqual(stillRunning(procs), [], "processes left behind");
+    for (const [name, port] of Object.entries(ports)) assert.equal(await isListening(port), false, `port of ${name} still held`);
   });
 });
 
