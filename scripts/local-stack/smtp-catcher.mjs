@@ -42,17 +42,17 @@ function addressRefusal(address) {
  * catcher still starts.
  */
 function readKept(dir) {
-  const ids = readdirSync(dir)
-    .filter((file) => /^\d+\.json$/.test(file))
-    .map((file) => Number.parseInt(file, 10))
-    .sort((a, b) => a - b);
-  return ids.flatMap((id) => {
+  const names = readdirSync(dir)
+    .map((file) => /^(\d+)\.json$/.exec(file)?.[1])
+    .filter((name) => name !== undefined)
+    .sort((a, b) => Number(a) - Number(b));
+  return names.flatMap((name) => {
+    const files = path.join(dir, name);
     try {
-      return [{ ...JSON.parse(readFileSync(path.join(dir, `${id}.json`), "utf8")), raw: readFileSync(path.join(dir, `${id}.eml`)) }];
+      // The id is the file's name: what numbers the next mail, whatever the envelope says.
+      return [{ ...JSON.parse(readFileSync(`${files}.json`, "utf8")), id: Number(name), raw: readFileSync(`${files}.eml`) }];
     } catch (error) {
-      console.error(
-        `smtp-catcher: left out the kept message ${path.join(dir, String(id))}.json/.eml, which cannot be read: ${error.message}`,
-      );
+      console.error(`smtp-catcher: left out the kept message ${files}.json/.eml, which cannot be read: ${error.message}`);
       return [];
     }
   });
@@ -74,10 +74,16 @@ export async function startSmtpCatcher({ smtpPort, httpPort, host = "127.0.0.1",
   const keep = (message) => {
     if (dir) {
       const { raw, ...envelope } = message;
-      const listing = path.join(dir, `${message.id}.json`);
-      writeFileSync(path.join(dir, `${message.id}.eml`), raw);
-      writeFileSync(`${listing}.part`, JSON.stringify(envelope));
-      renameSync(`${listing}.part`, listing);
+      const files = path.join(dir, String(message.id));
+      try {
+        writeFileSync(`${files}.eml`, raw);
+        writeFileSync(`${files}.json.part`, JSON.stringify(envelope));
+        renameSync(`${files}.json.part`, `${files}.json`);
+      } catch (error) {
+        // What was written of it would only take the space a full disk needs back.
+        for (const file of [`${files}.eml`, `${files}.json.part`]) rmSync(file, { force: true });
+        throw error;
+      }
     }
     messages.push(message);
   };
