@@ -7,7 +7,7 @@
 //   stack [--build] [--fresh] [--cdn]   the production build of the site (--build rebuilds it first)
 //   dev [--fresh]                       the site under `remix dev` (an edit reloads the page) and the
 //                                       function under Deno's watch mode (an edit restarts it)
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { describeConfig, developerConfig, documentedNames, STACK_WIRING } from "./developer-config.mjs";
@@ -48,12 +48,14 @@ const stop = (code) =>
   })());
 process.once("SIGINT", () => (console.log("\nStopping…"), stop(0)));
 process.once("SIGTERM", () => stop(0));
-// `npm run stack` starts this process through a shell, which passes no signal on: a SIGTERM or SIGKILL
-// to npm ends npm and the shell and leaves this process to init. Orphaned, it stops the whole stack
-// rather than leave it running with nobody to stop it.
-const parent = process.ppid;
+// Orphaned, the stack stops whole rather than run on with nobody to stop it. `npm run stack` starts this
+// process through a shell, which passes no signal on: a SIGTERM to npm ends npm and the shell, and a
+// SIGKILL to npm ends npm alone, leaving the shell. So under npm the shell's parent is watched too
+// (Linux's /proc; elsewhere the parent only).
+const launchers = () => [process.ppid, ...(process.env.npm_lifecycle_event ? [parentOf(process.ppid)] : [])].join();
+const launchedBy = launchers();
 setInterval(() => {
-  if (process.ppid === parent) return;
+  if (launchers() === launchedBy) return;
   console.error("[stack] the process that started the stack ended: stopping everything");
   stop(1);
 }, 1000).unref();
@@ -111,6 +113,16 @@ try {
 } catch (error) {
   console.error(error);
   await stop(1);
+}
+
+/** The parent of process `pid` (from /proc), or undefined where it cannot be read. */
+function parentOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A folder inside the repository as a relative path, any other as it is. */

@@ -153,15 +153,23 @@ describe("npm run stack when npm itself is stopped", () => {
   let ports: Ports;
   afterAll(() => folder.remove());
 
-  test("SIGTERM to npm alone (its shell passes no signal on): the orphaned stack stops whole, no process left, every port free", async () => {
-    ports = await freePorts();
-    const stack = await startStack(ports, folder, {}, { throughNpm: true });
-    const procs = descendants(stack.pid);
-    process.kill(stack.pid, "SIGTERM");
-    await until(async () => stillRunning(procs).length === 0, 30_000);
-    assert.deepEqual(stillRunning(procs), [], "processes left behind");
-    for (const [name, port] of Object.entries(ports)) assert.equal(await isListening(port), false, `port of ${name} still held`);
-  });
+  test.each(["SIGTERM", "SIGKILL"] as const)(
+    "%s to npm alone (its shell passes no signal on): the orphaned stack stops whole, no process left, every port free",
+    async (signal) => {
+      ports = await freePorts();
+      const stack = await startStack(ports, folder, {}, { throughNpm: true });
+      const procs = descendants(stack.pid);
+      process.kill(stack.pid, signal);
+      try {
+        await until(async () => stillRunning(procs).length === 0, 30_000);
+        assert.deepEqual(stillRunning(procs), [], "processes left behind");
+        for (const [name, port] of Object.entries(ports)) assert.equal(await isListening(port), false, `port of ${name} still held`);
+      } finally {
+        // What a failure leaves must not outlive the test.
+        for (const p of stillRunning(procs)) process.kill(p.pid, "SIGKILL");
+      }
+    },
+  );
 });
 
 describe("npm run stack when the database dies", () => {
