@@ -1,7 +1,9 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
+import { renderToString } from "react-dom/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { toasts } from "~/content";
 import { ToastViewport } from "~/toasts/Toasts";
+import { ATTEMPT_STORAGE_KEY, RESUME_GLOBAL } from "./attempt-record";
 import { ContactForm } from "./ContactForm";
 import type { SendMeta } from "./send.client";
 
@@ -18,17 +20,39 @@ const props = {
 // happy-dom's PageTransitionEvent is a plain Event: `persisted` is set by hand.
 const pageTransition = (type: string, persisted: boolean) => Object.defineProperty(new Event(type), "persisted", { value: persisted });
 
-function fillAndSend(projectTitle = "Debut EP") {
+const page = () =>
   render(
     <>
       <ContactForm {...props} />
       <ToastViewport />
     </>,
   );
+function fill(projectTitle: string) {
   fireEvent.change(screen.getByLabelText("Name"), { target: { value: "Ada" } });
   fireEvent.change(screen.getByLabelText("Email"), { target: { value: "ada@example.com" } });
   fireEvent.change(screen.getByLabelText("Project Title"), { target: { value: projectTitle } });
+}
+function fillAndSend(projectTitle = "Debut EP") {
+  page();
+  fill(projectTitle);
   fireEvent.submit(screen.getByRole("button", { name: "Send Message" }).closest("form")!);
+}
+/**
+ * A new copy of the page, come back through history: the server's HTML, into which the draft script
+ * has put the values back and, with the last Send unfinished, said so (form-draft.inline.ts);
+ * then React hydrates it, as on the site.
+ */
+function comeBack(projectTitle?: string) {
+  document.body.innerHTML = "";
+  const container = document.body.appendChild(document.createElement("div"));
+  container.innerHTML = renderToString(<ContactForm {...props} />);
+  const form = container.querySelector("form")!;
+  if (projectTitle)
+    for (const [name, value] of Object.entries({ name: "Ada", email: "ada@example.com", projectTitle }))
+      (form.elements.namedItem(name) as HTMLInputElement).value = value;
+  (window as unknown as Record<string, boolean>)[RESUME_GLOBAL] = true;
+  render(<ContactForm {...props} />, { container, hydrate: true });
+  render(<ToastViewport />);
 }
 const keyOf = (call: number) => (vi.mocked(sendEnquiry).mock.calls[call]![2] as SendMeta).idempotencyKey;
 
@@ -71,5 +95,70 @@ describe("ContactForm: a Send and the visitor leaving the page (issue 34)", () =
     fillAndSend("Second try");
     expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
     expect(keyOf(0)).toBe(first);
+  });
+
+  it("a call that never settles once the page is shown again from the back/forward cache (WebKit): the same values go again with the same key", async () => {
+    vi.mocked(sendEnquiry)
+      .mockImplementationOnce(() => {
+        dispatchEvent(pageTransition("pagehide", true));
+        return new Promise(() => undefined);
+      })
+      .mockResolvedValueOnce({ outcome: { status: "ok" } });
+    fillAndSend();
+    await vi.waitFor(() => expect(sendEnquiry).toHaveBeenCalledTimes(1));
+    await act(async () => void dispatchEvent(pageTransition("pageshow", true)));
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    expect(keyOf(1)).toBe(keyOf(0));
+    expect(screen.getByRole("button", { name: "Send Message" })).toBeEnabled();
+  });
+
+  it("a Send that starts as the page is being left (its pagehide already past) and never settles: shown again from the cache, it goes again with its key", async () => {
+    vi.mocked(sendEnquiry)
+      .mockImplementationOnce(() => new Promise(() => undefined))
+      .mockResolvedValueOnce({ outcome: { status: "ok" } });
+    dispatchEvent(pageTransition("pagehide", true));
+    fillAndSend();
+    await vi.waitFor(() => expect(sendEnquiry).toHaveBeenCalledTimes(1));
+    await act(async () => void dispatchEvent(pageTransition("pageshow", true)));
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    expect(keyOf(1)).toBe(keyOf(0));
+  });
+
+  it("stored, and the page left before its toast was seen to its end: a new copy come Back shows the success toast, and sends nothing", async () => {
+    vi.mocked(sendEnquiry).mockResolvedValue({ outcome: { status: "ok" } });
+    fillAndSend("Stored then left");
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    expect(JSON.parse(sessionStorage.getItem(ATTEMPT_STORAGE_KEY)!).state).toBe("sent");
+    await act(async () => void comeBack());
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    expect(sendEnquiry).toHaveBeenCalledTimes(1);
+    expect(screen.getByLabelText("Project Title")).toHaveValue("");
+  });
+
+  it("a success seen to its end, or the visitor back in a field: nothing is said again on Back", async () => {
+    vi.mocked(sendEnquiry).mockResolvedValue({ outcome: { status: "ok" } });
+    fillAndSend("Seen");
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    fireEvent.focus(screen.getByLabelText("Name"));
+    expect(sessionStorage.getItem(ATTEMPT_STORAGE_KEY)).toBeNull();
+  });
+
+  it("on its way when the page was left: a new copy come Back with the same values sends them with that key, then the success toast", async () => {
+    vi.mocked(sendEnquiry).mockImplementation(() => new Promise(() => undefined));
+    fillAndSend("Cut off");
+    await vi.waitFor(() => expect(sendEnquiry).toHaveBeenCalledTimes(1));
+    const first = keyOf(0);
+    vi.mocked(sendEnquiry).mockReset();
+    vi.mocked(sendEnquiry).mockResolvedValue({ outcome: { status: "ok" } });
+    await act(async () => void comeBack("Cut off"));
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    expect(sendEnquiry).toHaveBeenCalledTimes(1);
+    expect(keyOf(0)).toBe(first);
+
+    // Other values than the Send's (the draft could not be kept): nothing goes by itself.
+    sessionStorage.setItem(ATTEMPT_STORAGE_KEY, JSON.stringify({ key: first, values: "{}", state: "sending" }));
+    await act(async () => void comeBack("Something else"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sendEnquiry).toHaveBeenCalledTimes(1);
   });
 });

@@ -20,12 +20,13 @@ import { whenUntouched } from "~/hydration/run-when-untouched";
 import { useSendHandOver } from "~/hydration/use-send-hand-over";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
-import { dismissSuccessToast, preloadToasts, showToast, type Tone } from "~/toasts/Toasts";
+import { dismissSuccessToast, preloadToasts, showToast, TOAST_DURATION_MS, type Tone } from "~/toasts/Toasts";
+import { RESUME_GLOBAL } from "./attempt-record";
 import * as styles from "./ContactForm.css";
 import { DRAFT_ATTRIBUTE, DRAFT_POSTED_EVENT } from "./form-draft.inline";
 import type { FormOutcome } from "./outcome";
 import { FailureText, OutcomeNotice } from "./OutcomeNotice";
-import { forgetAttempt, idempotencyKeyFor, watchLeaving } from "./send-attempt.client";
+import { beginAttempt, settleAttempt, successSeen, unfinishedAttempt, watchLeaving } from "./send-attempt.client";
 import { preloadSupabase, sendEnquiry } from "./send.client";
 
 type Props = {
@@ -99,6 +100,8 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
 
   const fieldsOf = (form: HTMLFormElement) =>
     CONTACT_FIELDS.map((f) => form.elements.namedItem(f) as HTMLInputElement | HTMLTextAreaElement);
+  const messageOf = (form: HTMLFormElement) =>
+    Object.fromEntries(fieldsOf(form).map((control) => [control.name, control.value.trim()])) as ContactMessage;
   const focusField = (field: ContactField | undefined) => {
     if (field) formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(fieldId(field))}`)?.focus();
   };
@@ -108,6 +111,15 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     if (formRef.current?.contains(document.activeElement)) warmUp();
     // Without JavaScript the action's field errors arrive with the page: put focus on the first one.
     if (outcome?.status === "invalid") focusField(firstInvalidField(outcome.fieldErrors));
+    // Back (or Forward, or a reload) to a page whose Send was unfinished when it was left: the draft
+    // script said so and asked for the scripts (form-draft.inline.ts). Say what became of it.
+    const form = formRef.current;
+    if (form && RESUME_GLOBAL in window) {
+      Reflect.deleteProperty(window, RESUME_GLOBAL);
+      const unfinished = unfinishedAttempt(messageOf(form));
+      if (unfinished === "sent") showSuccess();
+      else if (unfinished === "sending") void send.current(form);
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the form mounts
   }, []);
 
@@ -126,6 +138,15 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     if (document.activeElement === document.body) submitRef.current?.focus();
   }, [sending]);
 
+  /**
+   * The spec's success toast. Until it has been seen to its end (or the visitor is back in a field), a
+   * page left and come Back to shows it again (attempt-record.ts).
+   */
+  const showSuccess = () => {
+    notify("success", toasts.success.title, toasts.success.text, toasts.success.text);
+    setTimeout(successSeen, TOAST_DURATION_MS.success);
+  };
+
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void send.current(event.currentTarget);
@@ -133,7 +154,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
 
   send.current = async (form: HTMLFormElement) => {
     if (inFlight.current) return; // a second click while sending does nothing
-    const message = Object.fromEntries(fieldsOf(form).map((control) => [control.name, control.value.trim()])) as ContactMessage;
+    const message = messageOf(form);
     if (!hasRequiredFields(message)) {
       // A Send handed over from before hydration may show "Sending..." (a value changed since it was
       // pressed): the form is the visitor's again.
@@ -146,18 +167,24 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     inFlight.current = true;
     setSending(true);
     const leaving = watchLeaving();
-    const {
-      outcome: sent,
-      error,
-      clientUnavailable,
-      httpStatus,
-    } = await sendEnquiry(publicEnv, message, {
-      // The same values, the same key: a second Send, or one after Back, is stored once (send-attempt.client.ts).
-      idempotencyKey: idempotencyKeyFor(message),
-      // Time since the page started loading: hydration may have come much later than the visitor.
-      fillMs: performance.now(),
-      trap,
-    });
+    const answer = await Promise.race([
+      sendEnquiry(publicEnv, message, {
+        // The same values, the same key: a second Send, or one after Back, is stored once (send-attempt.client.ts).
+        idempotencyKey: beginAttempt(message),
+        // Time since the page started loading: hydration may have come much later than the visitor.
+        fillMs: performance.now(),
+        trap,
+      }),
+      leaving.back,
+    ]);
+    if (!answer) {
+      // Left and shown again from the back/forward cache while the call was on its way: the call may
+      // never settle now (WebKit). The same values go again with the same key: stored once either way.
+      leaving.stop();
+      inFlight.current = false;
+      return send.current(form);
+    }
+    const { outcome: sent, error, clientUnavailable, httpStatus } = answer;
     if (
       (clientUnavailable || sent.status === "failed") &&
       (await leaving.cutOff(httpStatus !== undefined || clientUnavailable)) === "back"
@@ -173,6 +200,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       // supabase-js could not load, but the network is there: the form posts as it does without
       // JavaScript (the browser's own submit, which skips this handler), and the server sends it.
       console.error("Error loading the enquiry client; posting the form instead:", error);
+      settleAttempt("settled"); // the post's answer is the page that says what became of it
       form.dispatchEvent(new Event(DRAFT_POSTED_EVENT, { bubbles: true }));
       form.submit();
       return;
@@ -187,10 +215,11 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       // follow the defaultValue React writes again on its next render, the text just sent.)
       form.dispatchEvent(new Event("input", { bubbles: true }));
       setFieldErrors({});
-      forgetAttempt();
-      notify("success", toasts.success.title, toasts.success.text, toasts.success.text);
+      settleAttempt("sent");
+      showSuccess();
       return;
     }
+    settleAttempt("settled");
     if (sent.status === "invalid") {
       setFieldErrors(sent.fieldErrors);
       focusField(firstInvalidField(sent.fieldErrors));
@@ -259,7 +288,10 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       onFocus={(event) => {
         warmUp();
         // Back in a field after sending: the success toast has been seen, and goes.
-        if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) dismissSuccessToast();
+        if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) {
+          dismissSuccessToast();
+          successSeen();
+        }
       }}
       aria-busy={sending}
       // The page's scripts load when the visitor starts on this form, and only then (decision 016).

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { HURRY_EVENT } from "~/hydration/inline-script-loader";
+import { ATTEMPT_STORAGE_KEY, RESUME_GLOBAL, UNFINISHED } from "./attempt-record";
 import { DRAFT_ATTRIBUTE, DRAFT_POSTED_EVENT, keepFormDraft } from "./form-draft.inline";
 
 const FIELDS = ["name", "projectTitle", "projectDetails"];
@@ -19,7 +21,13 @@ function page(arrival?: "navigate" | "back_forward" | "reload", restored: Record
   vi.spyOn(window, "addEventListener").mockImplementation((type, listener, options) =>
     add(type, listener, { ...(typeof options === "object" ? options : {}), signal: controller.signal }),
   );
-  keepFormDraft(DRAFT_ATTRIBUTE, FIELDS, DRAFT_POSTED_EVENT);
+  keepFormDraft({
+    attribute: DRAFT_ATTRIBUTE,
+    fields: FIELDS,
+    postedEvent: DRAFT_POSTED_EVENT,
+    attempt: { storageKey: ATTEMPT_STORAGE_KEY, unfinished: UNFINISHED, resumeGlobal: RESUME_GLOBAL },
+    hurryEvent: HURRY_EVENT,
+  });
   vi.mocked(window.addEventListener).mockRestore();
   cleanups.push(() => controller.abort());
 }
@@ -154,5 +162,39 @@ describe("the booking form's draft", () => {
     page("navigate");
     type("name", "Grace");
     expect(leave).not.toThrow();
+  });
+
+  describe("a page that comes back through history with its last Send unfinished", () => {
+    const hurried = vi.fn();
+    const forget = () => Reflect.deleteProperty(window, RESUME_GLOBAL);
+    beforeEach(() => addEventListener(HURRY_EVENT, hurried));
+    afterEach(() => (removeEventListener(HURRY_EVENT, hurried), hurried.mockClear(), forget()));
+    const lastSend = (state: string) => sessionStorage.setItem(ATTEMPT_STORAGE_KEY, JSON.stringify({ key: "k", values: "{}", state }));
+    const marked = () => RESUME_GLOBAL in window;
+
+    for (const state of ["sending", "sent"])
+      for (const arrival of ["back_forward", "reload"] as const)
+        it(`marks the form and asks for the scripts at once (${state}, ${arrival})`, () => {
+          lastSend(state);
+          page(arrival);
+          expect([marked(), hurried.mock.calls.length]).toEqual([true, 1]);
+        });
+
+    it("does nothing for a Send answered otherwise, none at all, a record it cannot read, or an arrival by link", () => {
+      for (const [record, arrival] of [
+        ["settled", "back_forward"],
+        [undefined, "back_forward"],
+        ["{", "reload"],
+        ["sending", "navigate"],
+      ] as const) {
+        sessionStorage.clear();
+        if (record === "{") sessionStorage.setItem(ATTEMPT_STORAGE_KEY, "{");
+        else if (record) lastSend(record);
+        page(arrival);
+        expect([marked(), hurried.mock.calls.length], `${record} ${arrival}`).toEqual([false, 0]);
+        forget();
+        cleanups.splice(0).forEach((cleanup) => cleanup());
+      }
+    });
   });
 });

@@ -11,11 +11,17 @@
  * returns through history (Back, Forward, reload) or from the back/forward cache; an arrival by link
  * or address starts empty, as the browser's own restore does. A sent form is emptied (with an input
  * event), which removes the draft; a form the browser posts itself leaves none.
+ * A page that comes back through history with its last Send unfinished (attempt-record.ts: on its way
+ * when the page was left, or a success not yet seen) says so (RESUME_GLOBAL) and asks for the page's scripts at
+ * once: the form's component then finishes it (ContactForm.tsx), so the page says what became of it.
  * Inlined at the end of the body of a page whose form asks for it (app/document/form-draft.server.ts),
  * so it runs once the fields are parsed, at the first paint; it must stay self-contained (it is
  * serialised with `Function.prototype.toString`) and is allowed by its hash like every inline script.
  * Without JavaScript the browser's own restore is all.
  */
+import { HURRY_EVENT } from "~/hydration/inline-script-loader";
+import { ATTEMPT_STORAGE_KEY, RESUME_GLOBAL, UNFINISHED } from "./attempt-record";
+
 export const DRAFT_ATTRIBUTE = "data-keeps-draft";
 /**
  * Dispatched on the form just before the page posts it by `form.submit()` (which fires no submit
@@ -23,7 +29,17 @@ export const DRAFT_ATTRIBUTE = "data-keeps-draft";
  */
 export const DRAFT_POSTED_EVENT = "form-draft-posted";
 
-export function keepFormDraft(attribute: string, fields: readonly string[], postedEvent: string) {
+export type DraftConfig = {
+  attribute: string;
+  fields: readonly string[];
+  postedEvent: string;
+  /** The last Send's record (attempt-record.ts): its storage key, its unfinished states, the form's mark. */
+  attempt: { storageKey: string; unfinished: readonly string[]; resumeGlobal: string };
+  /** Asks the page's loader for its scripts now (inline-script-loader.ts). */
+  hurryEvent: string;
+};
+
+export function keepFormDraft({ attribute, fields, postedEvent, attempt, hurryEvent }: DraftConfig) {
   const key = `${attribute}:${location.pathname}`;
   // The browser posts the form itself (its own submit, or `form.submit()`): the draft goes, and nothing
   // saves it again as the page is left for the server's answer; Back then shows the form without the
@@ -71,8 +87,23 @@ export function keepFormDraft(attribute: string, fields: readonly string[], post
       if (typeof value === "string" && control.value === "") control.value = value;
     }
   };
+  // A Send left unfinished: the form's component finishes it once the scripts it asks for have run.
+  const resume = () => {
+    let state: unknown;
+    try {
+      state = (JSON.parse(sessionStorage.getItem(attempt.storageKey) ?? "null") as { state?: unknown } | null)?.state;
+    } catch {
+      return;
+    }
+    if (!document.querySelector(`form[${attribute}]`) || !attempt.unfinished.includes(state as string)) return;
+    (window as unknown as Record<string, boolean>)[attempt.resumeGlobal] = true;
+    dispatchEvent(new Event(hurryEvent));
+  };
   const arrival = performance.getEntriesByType?.("navigation")[0] as PerformanceNavigationTiming | undefined;
-  if (arrival && (arrival.type === "back_forward" || arrival.type === "reload")) restore();
+  if (arrival && (arrival.type === "back_forward" || arrival.type === "reload")) {
+    restore();
+    resume();
+  }
   // From the back/forward cache: now, and again once the browser has finished resuming the page (WebKit
   // empties `autocomplete="off"` fields as it resumes, which may come after pageshow).
   addEventListener("pageshow", (event) => {
@@ -108,5 +139,12 @@ export function keepFormDraft(attribute: string, fields: readonly string[], post
 
 /** The inline script's body. */
 export function keepFormDraftSource(fields: readonly string[]) {
-  return `(${keepFormDraft.toString()})(${JSON.stringify(DRAFT_ATTRIBUTE)},${JSON.stringify(fields)},${JSON.stringify(DRAFT_POSTED_EVENT)});`;
+  const config: DraftConfig = {
+    attribute: DRAFT_ATTRIBUTE,
+    fields,
+    postedEvent: DRAFT_POSTED_EVENT,
+    attempt: { storageKey: ATTEMPT_STORAGE_KEY, unfinished: UNFINISHED, resumeGlobal: RESUME_GLOBAL },
+    hurryEvent: HURRY_EVENT,
+  };
+  return `(${keepFormDraft.toString()})(${JSON.stringify(config)});`;
 }

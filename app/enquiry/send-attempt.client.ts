@@ -1,7 +1,7 @@
 /**
- * What one Send from the browser needs to survive the visitor leaving the page (issue 34, decision 026):
- * its Idempotency-Key, kept with the message it was made for, and whether the page was left while it was
- * on its way.
+ * What one Send from the browser needs to survive the visitor leaving the page (issue 34, decisions
+ * 026 and 029): its Idempotency-Key, kept with the message it was made for and what became of it
+ * (attempt-record.ts), and whether the page was left while it was on its way.
  *
  * The key: one per distinct message, made in the browser (the page is the same for everyone). A second
  * Send of the same values reuses it (the function stores the enquiry once), edited values get a new one,
@@ -10,43 +10,66 @@
  * an enquiry that arrived is not stored twice.
  */
 import type { ContactMessage } from "#shared/contact-message.ts";
+import { ATTEMPT_STORAGE_KEY, UNFINISHED, type Attempt, type AttemptState } from "./attempt-record";
 
-const STORAGE_KEY = "enquiry-attempt";
-type Attempt = { key: string; values: string };
 // Where storage is blocked: this page's memory only.
 let inMemory: Attempt | undefined;
 
 function kept(): Attempt | undefined {
   try {
-    const stored = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null") as Partial<Attempt> | null;
-    return typeof stored?.key === "string" && typeof stored.values === "string" ? (stored as Attempt) : inMemory;
+    const stored = JSON.parse(sessionStorage.getItem(ATTEMPT_STORAGE_KEY) ?? "null") as Partial<Attempt> | null;
+    return typeof stored?.key === "string" && typeof stored.values === "string" && typeof stored.state === "string"
+      ? (stored as Attempt)
+      : inMemory;
   } catch {
     return inMemory;
   }
 }
 
-/** The Idempotency-Key for sending `message`: the kept one if it was made for the same values. */
-export function idempotencyKeyFor(message: ContactMessage): string {
-  const values = JSON.stringify(message);
-  const attempt = kept();
-  if (attempt?.values === values) return attempt.key;
-  inMemory = { key: crypto.randomUUID(), values };
+function keep(attempt: Attempt | undefined) {
+  inMemory = attempt;
   try {
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(inMemory));
+    if (attempt) sessionStorage.setItem(ATTEMPT_STORAGE_KEY, JSON.stringify(attempt));
+    else sessionStorage.removeItem(ATTEMPT_STORAGE_KEY);
   } catch {
     // Storage blocked or full: this page's memory keeps it.
   }
-  return inMemory.key;
 }
 
-/** The message was stored: the next Send, even of the same values, is a new enquiry. */
-export function forgetAttempt() {
-  inMemory = undefined;
-  try {
-    sessionStorage.removeItem(STORAGE_KEY);
-  } catch {
-    // nothing kept there
-  }
+const valuesOf = (message: ContactMessage) => JSON.stringify(message);
+
+/**
+ * A Send of `message` starts: its Idempotency-Key (the kept one if it was made for the same values and
+ * that enquiry was not stored yet), recorded as on its way.
+ */
+export function beginAttempt(message: ContactMessage): string {
+  const values = valuesOf(message);
+  const attempt = kept();
+  const key = attempt?.values === values && attempt.state !== "sent" ? attempt.key : crypto.randomUUID();
+  keep({ key, values, state: "sending" });
+  return key;
+}
+
+/** The Send was answered: stored (`sent`, until its toast has been seen), or otherwise (`settled`). */
+export function settleAttempt(state: Exclude<AttemptState, "sending">) {
+  const attempt = kept();
+  if (attempt) keep({ ...attempt, state });
+}
+
+/** The success toast has been seen (or a new Send started): nothing is left to say of the last Send. */
+export function successSeen() {
+  if (kept()?.state === "sent") keep(undefined);
+}
+
+/**
+ * For a page that came back through history (attempt-record.ts): the Send to finish, if any. `sending`
+ * only for the same values as the form holds now (what the visitor left is what goes).
+ */
+export function unfinishedAttempt(message: ContactMessage): "sending" | "sent" | undefined {
+  const attempt = kept();
+  if (!attempt || !UNFINISHED.includes(attempt.state)) return undefined;
+  if (attempt.state === "sending" && attempt.values !== valuesOf(message)) return undefined;
+  return attempt.state as "sending" | "sent";
 }
 
 /** How long a failed call waits for the page to be left, once the visitor has started to leave it. */
@@ -61,9 +84,11 @@ export const NO_ANSWER_GRACE_MS = 1_000;
 /**
  * Watches for the visitor leaving the page while a Send is on its way. A browser cuts a call off as
  * the visitor starts to leave (`beforeunload`: WebKit, before `pagehide`) or as the page goes into its
- * back/forward cache: the call then fails though the enquiry may have arrived. `cutOff()` says, for a
- * failed call, whether it was the leaving: "back" once the page is shown again from that cache (or
- * never, for a page that is gone), "stayed" if the visitor did not leave after all.
+ * back/forward cache: the call then fails though the enquiry may have arrived, or (WebKit) never
+ * settles at all once the page is shown again. `back` resolves when the page is shown again from that
+ * cache after being left: the call is then not waited for. `cutOff()` says, for a failed call, whether
+ * it was the leaving: "back" once the page is shown again (or never, for a page that is gone),
+ * "stayed" if the visitor did not leave after all.
  */
 export function watchLeaving() {
   let starting = false;
@@ -74,7 +99,9 @@ export function watchLeaving() {
   const gone = new Promise<void>((resolve) => (hiddenNow = resolve));
   const leaving = () => (starting = true);
   const hidden = () => ((left = true), hiddenNow());
-  const shown = (event: PageTransitionEvent) => left && event.persisted && backAgain();
+  // Shown from the cache: the page was left, even if its pagehide came before this watch began (a Send
+  // handed over as the page was being left, WebKit).
+  const shown = (event: PageTransitionEvent) => event.persisted && ((left = true), backAgain());
   addEventListener("beforeunload", leaving);
   addEventListener("pagehide", hidden);
   addEventListener("pageshow", shown);
@@ -84,6 +111,7 @@ export function watchLeaving() {
     removeEventListener("pageshow", shown);
   };
   return {
+    back,
     /** `answered`: the function answered (an HTTP status), or no call was made: nothing cut off mid-way. */
     async cutOff(answered = false): Promise<"back" | "stayed"> {
       if (!left && !answered) {

@@ -1,9 +1,9 @@
 /** react-hot-toast and the toast markup; loaded on the first toast (see Toasts.tsx). */
 import toast, { Toaster } from "react-hot-toast";
 import { toasts as texts } from "~/content";
-import { placeToast, scrollAtBottom, type Placement } from "./placement";
+import { placeToast, scrollAtBottom, stepAside, type Placement } from "./placement";
 import * as styles from "./Toasts.css";
-import type { Tone } from "./tone";
+import { TOAST_DURATION_MS, type Tone } from "./tone";
 
 // Our own live region speaks each toast (see announce.ts); the toast's own is silenced so nothing is read twice.
 const silent = { role: "status", "aria-live": "off" } as const;
@@ -29,17 +29,51 @@ export function show(tone: Tone, title: string, text: React.ReactNode, plainText
         </button>
       </div>
     ),
-    // Errors stay until dismissed (WCAG 2.2.1); a success fades after 8 s, or when the visitor goes
-    // back to a field of the form (Toasts.tsx: dismissSuccessToast).
+    // Errors stay until dismissed; a success fades (tone.ts), or goes when the visitor goes back to a
+    // field of the form (Toasts.tsx: dismissSuccessToast).
     {
       // One success toast at a time, so that it can be dismissed by name.
       id: tone === "success" ? SUCCESS_ID : undefined,
-      duration: tone === "destructive" ? Infinity : 8000,
+      duration: TOAST_DURATION_MS[tone],
       ariaProps: silent,
       position,
     },
   );
   if (avoid && position === "bottom-center") bringAbove(avoid, id, scrollBy);
+  if (avoid) keepFocusClear(avoid, id);
+}
+
+/** The toast on screen that speaks about a form, and that form. */
+let speaking: { form: Element; id: string } | undefined;
+
+/**
+ * While the toast about `form` is on screen, a field of it that gets focus steps clear of the toast
+ * (placement.ts, stepAside): the visitor going to the field a toast names, by a tap, Tab, a screen
+ * reader or autofill, never types under it (WCAG 2.4.11). Checked once the browser has scrolled the
+ * field into view itself, and again when the screen changes size (a phone's keyboard opening).
+ */
+function keepFocusClear(form: Element, id: string) {
+  if (!speaking) {
+    const check = () => requestAnimationFrame(() => speaking && clearFocus(speaking));
+    document.addEventListener("focusin", check);
+    addEventListener("resize", check);
+    window.visualViewport?.addEventListener("resize", check);
+  }
+  speaking = { form, id };
+}
+
+function clearFocus({ form, id }: { form: Element; id: string }) {
+  const shown = document.querySelector(`[data-toast="${CSS.escape(id)}"]`);
+  const field = focusedIn(form);
+  if (!shown || !field) return;
+  const rack = shown.closest("[data-rht-toaster]");
+  const by = stepAside({
+    field,
+    toast: shown.getBoundingClientRect(),
+    topEdge: rack ? rack.getBoundingClientRect().top : 0,
+    viewportHeight: innerHeight,
+  });
+  if (by !== 0) window.scrollBy({ top: by });
 }
 
 /**

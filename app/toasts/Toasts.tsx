@@ -4,9 +4,9 @@
  */
 import { lazy, Suspense, useSyncExternalStore, type ReactNode } from "react";
 import { announce } from "./announce";
-import type { Tone } from "./tone";
+import { TOAST_DURATION_MS, type Tone } from "./tone";
 
-export type { Tone };
+export { TOAST_DURATION_MS, type Tone };
 
 const loadRack = () => import("./ToastRack");
 // A failed download must not take the page down with it: render nothing, showToast reports false.

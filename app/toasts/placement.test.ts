@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CLEARANCE, placeToast, scrollAbove } from "./placement";
+import { CLEARANCE, placeToast, scrollAbove, stepAside } from "./placement";
 
 // A 360 × 780 phone, a toast 328 × 156 under a 64 px header.
 const phone = { size: { width: 328, height: 156 }, viewport: { width: 360, height: 780 }, topEdge: 72, bottomEdge: 16 };
@@ -86,6 +86,59 @@ describe("where a toast goes", () => {
             .filter((box) => box.bottom > 0 && box.top < screen.height)
             .filter((box) => box.bottom > toastTop && box.top < toastTop + size.height);
           expect(covered).toEqual([]);
+        }
+      }),
+    );
+  });
+});
+
+describe("the field the visitor moves to steps clear of the toast on screen", () => {
+  // 180 CSS px (a 360 px phone at 200 %): a toast taking the screen's lower half, as measured.
+  const zoomed = { toast: field(195, 374, 8, 172), topEdge: 60, viewportHeight: 390 };
+
+  it("a field under a toast at the bottom goes to just above it; one clear of it stays", () => {
+    expect(stepAside({ ...zoomed, field: field(300, 346, 8, 172) })).toBe(346 - (195 - CLEARANCE));
+    expect(stepAside({ ...zoomed, field: field(100, 146, 8, 172) })).toBe(0);
+    // Beside the toast (a wide screen): nothing to do.
+    expect(stepAside({ ...zoomed, field: field(300, 346, 180, 400) })).toBe(0);
+  });
+
+  it("under a toast at the top, a field goes to just below it; one taller than the room left shows its top", () => {
+    const top = { toast: field(60, 180, 8, 172), topEdge: 60, viewportHeight: 390 };
+    expect(stepAside({ ...top, field: field(150, 196, 8, 172) })).toBe(150 - (180 + CLEARANCE));
+    expect(stepAside({ ...zoomed, field: field(250, 500, 8, 172) })).toBe(250 - 60);
+  });
+
+  it("for any field, toast and screen: clear of the toast after the scroll, or its top at the top of the larger room left", () => {
+    const boxes = fc.record({
+      fieldTop: fc.integer({ min: -500, max: 1500 }),
+      fieldHeight: fc.integer({ min: 20, max: 400 }),
+      toastTop: fc.integer({ min: 40, max: 1000 }),
+      toastHeight: fc.integer({ min: 40, max: 500 }),
+      topEdge: fc.integer({ min: 0, max: 120 }),
+      viewportHeight: fc.integer({ min: 180, max: 1200 }),
+    });
+    fc.assert(
+      fc.property(boxes, ({ fieldTop, fieldHeight, toastTop, toastHeight, topEdge, viewportHeight }) => {
+        fc.pre(toastTop >= topEdge && toastTop + toastHeight <= viewportHeight);
+        const toast = field(toastTop, toastTop + toastHeight);
+        const before = field(fieldTop, fieldTop + fieldHeight);
+        const by = stepAside({ field: before, toast, topEdge, viewportHeight });
+        const after = { top: before.top - by, bottom: before.bottom - by };
+        const overlapped = before.bottom > toast.top && before.top < toast.bottom;
+        if (!overlapped) {
+          expect(by).toBe(0);
+          return;
+        }
+        const bands = [
+          { top: topEdge, bottom: toast.top - CLEARANCE },
+          { top: toast.bottom + CLEARANCE, bottom: viewportHeight },
+        ];
+        const within = (band: { top: number; bottom: number }) => after.top >= band.top - 1 && after.bottom <= band.bottom + 1;
+        if (bands.some((band) => band.bottom - band.top >= fieldHeight)) expect(bands.some(within)).toBe(true);
+        else {
+          const larger = bands.reduce((a, b) => (b.bottom - b.top > a.bottom - a.top ? b : a));
+          expect(Math.abs(after.top - larger.top)).toBeLessThanOrEqual(1);
         }
       }),
     );

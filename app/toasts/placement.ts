@@ -6,7 +6,8 @@
  * form's last control (Send) sits just above the toast: every field on screen is then clear of it,
  * and the visitor's next step is in sight. The scroll never takes Send, or the field that has focus,
  * up under the header: where the screen is too small for both, they stay in sight and the toast
- * covers what it must. A toast never takes taps meant for what is under it (Toasts.css.ts).
+ * covers what it must. A toast never takes taps meant for what is under it (Toasts.css.ts), and while
+ * it is on screen, the field the visitor moves to steps clear of it (stepAside), by whatever hand.
  */
 export type Placement = {
   position: "top-center" | "bottom-center";
@@ -76,4 +77,27 @@ export function scrollAbove({ fields, toastTop, topEdge, focused }: { fields: Bo
   const needed = last.bottom - (toastTop - CLEARANCE);
   const room = Math.min(last.top, focused?.top ?? Infinity) - topEdge;
   return Math.max(0, Math.min(Math.ceil(needed), Math.floor(room)));
+}
+
+/**
+ * How far to scroll the page so that the `field` with focus is clear of the `toast` on screen; 0 when
+ * it already is. The field goes into the band of screen the toast leaves, above it (below the header,
+ * from `topEdge`) or below it, whichever takes the smaller scroll; with its top first where it is taller
+ * than both (its start, where the visitor types, in sight).
+ */
+export function stepAside({ field, toast, topEdge, viewportHeight }: { field: Box; toast: Box; topEdge: number; viewportHeight: number }) {
+  const apart = field.bottom <= toast.top || field.top >= toast.bottom || field.right <= toast.left || field.left >= toast.right;
+  if (apart) return 0;
+  const bands = [
+    { top: topEdge, bottom: toast.top - CLEARANCE },
+    { top: toast.bottom + CLEARANCE, bottom: viewportHeight },
+  ].filter((band) => band.bottom > band.top);
+  const height = field.bottom - field.top;
+  const into = (band: { top: number; bottom: number }) =>
+    height > band.bottom - band.top || field.top < band.top ? field.top - band.top : Math.max(0, field.bottom - band.bottom);
+  const fitting = bands.filter((band) => band.bottom - band.top >= height);
+  const choices = fitting.length ? fitting : bands.sort((a, b) => b.bottom - b.top - (a.bottom - a.top)).slice(0, 1);
+  if (choices.length === 0) return 0;
+  const by = choices.map(into).reduce((best, by) => (Math.abs(by) < Math.abs(best) ? by : best));
+  return Math.round(by);
 }

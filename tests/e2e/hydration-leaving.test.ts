@@ -1,8 +1,10 @@
 /**
- * Send, then leave the page at once, then Back (issue 34, decision 026): the enquiry is stored once or
- * not at all, the visitor lands where they went, and the page says which: the form as it was, enabled,
- * with every value (a Send then stores it once), never a frozen "Sending...", an error for an enquiry
- * that arrived, or a post made later from under the next page. Chromium here runs without the
+ * Send, then leave the page at once, then Back (issue 34, decisions 026 and 029): the enquiry is stored
+ * once or not at all, the visitor lands where they went, and the page says which: the success toast
+ * (a Send that was on its way goes again with its key and is stored once), or the form as it was,
+ * enabled, with every value, for a Send that never left the page; never a frozen "Sending...", an
+ * error for an enquiry that arrived, an empty form that says nothing, or a post made later from under
+ * the next page. Chromium here runs without the
  * back/forward cache (a new copy of the page comes Back); Firefox and WebKit take the cached path in
  * the engines' journey (tests/engines/journey.ts).
  */
@@ -63,7 +65,7 @@ test.describe("Send, then leaving the page at once", () => {
     await expect.poll(() => stored(stack, values.projectTitle)).toBe(1);
   });
 
-  test("after hydration, the call on its way: Back shows the form with every value, and a Send then is the same enquiry (same key): stored once", async ({
+  test("after hydration, the call on its way: Back finishes the Send with the same key, and shows the success toast: stored once", async ({
     page,
     stack,
   }) => {
@@ -86,14 +88,57 @@ test.describe("Send, then leaving the page at once", () => {
     await expect.poll(() => stored(stack, values.projectTitle)).toBe(1);
     await page.goto("/robots.txt");
     await page.goBack();
-    await expect.poll(() => read(page)).toEqual(values);
+    await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
     await expect(form.getByRole("button", { name: contactForm.submit })).toBeEnabled();
     await expect(page.locator("[data-tone=destructive]")).toHaveCount(0);
-
-    await form.getByRole("button", { name: contactForm.submit }).click();
-    await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
+    expect(await read(page), "the form emptied by the Send it finished").toEqual({
+      name: "",
+      email: "",
+      projectTitle: "",
+      projectDetails: "",
+    });
     expect(keys).toHaveLength(2);
-    expect(keys[1], "the Send after Back: the Idempotency-Key of the one cut off").toBe(keys[0]);
+    expect(keys[1], "the Send finished after Back: the Idempotency-Key of the one cut off").toBe(keys[0]);
     expect(await stored(stack, values.projectTitle)).toBe(1);
   });
+
+  // The success came, and the visitor left for another site before its toast was seen to its end.
+  for (const [moment, leaveAfterMs] of [
+    ["before hydration", 50],
+    ["after hydration", 50],
+    ["after hydration", 200],
+  ] as const) {
+    test(`${moment}, stored, another site ${leaveAfterMs} ms after the success: Back shows the success toast again, and sends nothing`, async ({
+      page,
+      stack,
+    }) => {
+      const t = `sent-${Date.now().toString(36)}${seq++}`;
+      const posts: string[] = [];
+      page.on(
+        "request",
+        (request) => request.method() === "POST" && request.url().includes("send-contact-email") && posts.push(request.url()),
+      );
+      await page.goto("/");
+      if (moment === "after hydration") await hydrated(page);
+      const { form, values } = await fill(page, t);
+      await form.getByRole("button", { name: contactForm.submit }).click();
+      await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
+      await page.waitForTimeout(leaveAfterMs);
+      await page.goto(`${stack.functionUrl}/functions/v1/send-contact-email/health`); // another origin
+      await page.goBack();
+      await expect(page).toHaveURL(/\/$/);
+      await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);
+      expect(await read(page)).toEqual({ name: "", email: "", projectTitle: "", projectDetails: "" });
+      expect(posts, "no Send after Back").toHaveLength(1);
+      expect(await stored(stack, values.projectTitle)).toBe(1);
+      // Seen now (the visitor is back in a field, and the toast goes): Back again says nothing more.
+      await form.getByLabel("Name").click();
+      await expect(page.locator("[data-tone=success]")).toHaveCount(0);
+      await page.goto("/robots.txt");
+      await page.goBack();
+      await expect(page.locator("#contact form")).toBeVisible();
+      await page.waitForTimeout(1000);
+      await expect(page.locator("[data-tone=success]")).toHaveCount(0);
+    });
+  }
 });

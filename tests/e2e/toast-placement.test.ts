@@ -126,4 +126,43 @@ test.describe("the toasts at 200 % zoom on a phone (180 CSS px)", () => {
     await expect.poll(() => sendInSight(page), "Send whole on screen, below the header").toBe(true);
     expect(await coveredFields(page)).toEqual({ covered: [], unreachable: [] });
   });
+
+  // The missing-field toast stays until dismissed: the field it names, and any other the visitor goes
+  // to, steps clear of it, by every hand (placement.ts, stepAside).
+  for (const hand of ["focus by script", "keyboard", "tap"] as const) {
+    test(`the field the visitor moves to steps clear of the toast (${hand})`, async ({ page }) => {
+      await page.goto("/");
+      await hydrated(page);
+      await form(page).getByLabel("Name").fill("Grace Hopper");
+      await form(page).getByLabel("Email").fill("grace@example.com");
+      const title = form(page).getByLabel("Project Title");
+      await title.fill("   ");
+      await form(page).getByRole("button", { name: contactForm.submit }).click();
+      const shown = page.locator("[data-tone=destructive]");
+      await expect(shown).toContainText(toasts.missingFields.title);
+      await page.waitForTimeout(500); // the toast's entrance, and the page brought to Send
+      if (hand === "focus by script") await title.focus();
+      else if (hand === "keyboard") {
+        await form(page).getByLabel("Project Details").focus();
+        await page.keyboard.press("Shift+Tab");
+      } else {
+        // The field scrolled to where the toast is, then tapped through it.
+        const [toastBox, box] = [(await shown.boundingBox())!, (await title.boundingBox())!];
+        await page.evaluate(
+          (by) => window.scrollBy({ top: by, behavior: "instant" }),
+          box.y - toastBox.y - toastBox.height / 2 + box.height / 2,
+        );
+        const under = (await title.boundingBox())!;
+        await page.touchscreen.tap(under.x + under.width / 4, under.y + under.height / 2);
+      }
+      await expect(title).toBeFocused();
+      const clear = async () => {
+        const [t, f] = [(await shown.boundingBox())!, (await title.boundingBox())!];
+        return f.y + f.height <= t.y || f.y >= t.y + t.height;
+      };
+      await expect.poll(clear, "the focused field clear of the toast").toBe(true);
+      await page.screenshot({ path: `artifacts/screenshots/missing-toast-180-${hand.replace(/ /g, "-")}.png` });
+      await expect(shown).toHaveCount(1);
+    });
+  }
 });

@@ -11,6 +11,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CONTACT_FIELDS, emptyMessage } from "#shared/contact-message.ts";
 import {
@@ -118,6 +119,26 @@ const fieldsUnderToast = (driver: Driver) =>
       })
       .map((c) => c.getAttribute("name") ?? c.textContent);
   }, FORM);
+
+/**
+ * Makes the function slow to answer an enquiry to `address` for `ms`: holds the database lock its
+ * store takes for that mailbox (submit_enquiry's `confirmation:` advisory lock; the function waits up
+ * to its 3 s lock_timeout). Resolves once held; the returned promise once released.
+ */
+async function holdEnquiriesTo(address: string, ms: number) {
+  const sql = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
+  const lock = sql`hashtext(${`confirmation:${address.toLowerCase()}`})`;
+  await sql`select pg_advisory_lock(${lock})`;
+  return new Promise<void>((resolve) =>
+    setTimeout(() => void sql`select pg_advisory_unlock(${lock})`.then(() => sql.end()).then(resolve), ms),
+  );
+}
+
+/** The mails to `address` at the SMTP catcher. */
+async function mailsTo(address: string) {
+  const messages = (await (await fetch(`${inject("mailUrl")}/messages`)).json()) as { to: string }[];
+  return messages.filter((m) => m.to.includes(address));
+}
 
 /** The studio's notifications of the enquiry titled `title` at the SMTP catcher. */
 async function studioMails(title: string) {
@@ -282,8 +303,20 @@ async function throughHydration(driver: Driver) {
 /** Send, then leaving; the 404 page, and leaving it: on the phone (the ways out do not depend on the width). */
 async function waysOut(driver: Driver, engine: string, width: number) {
   const site = inject("siteUrl");
-  // Send, then leaving at once, then Back: before hydration and after (issue 34).
-  for (const moment of ["before hydration", "after hydration"] as const) await sendThenLeave(driver, engine, width, moment);
+  // Send, then leaving, then Back: before hydration and after, the page left at once or a moment
+  // later, Back at once or after a while away (issue 34; WebKit froze on "Sending..." at 100 ms).
+  // The function slow to answer (its database waits 1.5 s): the call is surely on its way as the page is
+  // left, and answered while it is away.
+  for (const [moment, leaveAfterMs, awayMs, slowMs] of [
+    ["before hydration", 0, 0, 0],
+    ["before hydration", 100, 1500, 0],
+    ["before hydration", 250, 1500, 0],
+    ["after hydration", 0, 0, 0],
+    ["after hydration", 100, 1500, 0],
+    ["before hydration", 100, 2500, 1500],
+    ["after hydration", 100, 2500, 1500],
+  ] as const)
+    await sendThenLeave(driver, engine, width, { moment, leaveAfterMs, awayMs, slowMs });
   await schedulerChannelSurvivesBack(driver, engine);
   // WebKit reports the call it cancels itself as the page is left, in its own words (not the page's
   // code, which logs nothing for a call cut off by leaving: decision 026).
@@ -319,22 +352,33 @@ async function waysOut(driver: Driver, engine: string, width: number) {
 }
 
 /**
- * The form filled as autofill does (every field at once, input events, no keys), Send pressed, and the
- * page left at once for another, then Back. The enquiry is stored once or not at all, and the page says
- * which: the success toast, a form emptied by a Send that went before the page was left, or the form as
- * it was, enabled, with every value (a Send then stores it once). Never a frozen "Sending...", never the
- * failure toast, never the page posted later from under the visitor.
+ * The form filled as autofill does (every field at once, input events, no keys), Send pressed as soon
+ * as the page has loaded, the page left `leaveAfterMs` later for another, and Back after `awayMs`. The
+ * enquiry is stored once or not at all, and the page says which: the success toast, or the form as it
+ * was, enabled, with every value (a Send then stores it once). Never a frozen "Sending...", never an
+ * empty form that says nothing, never the failure toast, never the page posted later from under the
+ * visitor. A stored enquiry's confirmation reaches the visitor, however fast they sent it.
  */
-async function sendThenLeave(driver: Driver, engine: string, width: number, moment: "before hydration" | "after hydration") {
+async function sendThenLeave(
+  driver: Driver,
+  engine: string,
+  width: number,
+  {
+    moment,
+    leaveAfterMs,
+    awayMs,
+    slowMs,
+  }: { moment: "before hydration" | "after hydration"; leaveAfterMs: number; awayMs: number; slowMs: number },
+) {
   const site = inject("siteUrl");
-  const token = `${engine}-${width}-${moment.split(" ")[0]}-${Date.now().toString(36)}`;
+  const how = `${moment}, left after ${leaveAfterMs} ms, Back after ${awayMs} ms${slowMs ? `, answered after ${slowMs} ms` : ""}`;
+  const token = `${engine}-${width}-${moment.split(" ")[0]}-${leaveAfterMs}-${Date.now().toString(36)}`;
   const values = { name: "Ada Lovelace", email: `ada-${token}@example.com`, projectTitle: `Leaving ${token}`, projectDetails: "One song." };
   await driver.goto(`${site}/`);
   if (moment === "after hydration") {
     await driver.click(field("name"));
     await until("hydration", () => driver.evaluate(() => document.documentElement.hasAttribute("data-hydrated")), 15_000);
   }
-  await new Promise((resolve) => setTimeout(resolve, 300)); // people take longer than MIN_FILL_MS
   await driver.evaluate(
     (form, v) => {
       const element = document.querySelector<HTMLFormElement>(form)!;
@@ -347,8 +391,11 @@ async function sendThenLeave(driver: Driver, engine: string, width: number, mome
     FORM,
     values,
   );
+  const answered = slowMs ? await holdEnquiriesTo(values.email, slowMs) : Promise.resolve();
   await driver.click(`${FORM} button[type=submit]`);
-  await driver.goto(`${site}/robots.txt`);
+  if (leaveAfterMs) await new Promise((resolve) => setTimeout(resolve, leaveAfterMs));
+  await driver.goto(`${site}/sitemap.xml`);
+  if (awayMs) await new Promise((resolve) => setTimeout(resolve, awayMs));
   await driver.back();
   await until("the page again", () => driver.evaluate((form) => !!document.querySelector(form), FORM));
   const state = () =>
@@ -366,23 +413,22 @@ async function sendThenLeave(driver: Driver, engine: string, width: number, mome
         failure: !!document.querySelector("[data-tone=destructive], [data-inline-tone=destructive]"),
       };
     }, FORM);
-  const empty = { name: "", email: "", projectTitle: "", projectDetails: "" };
   // Field by field: a WebDriver may hand the object back with its keys in another order.
   const same = (a: Record<string, string>, b: Record<string, string>) => Object.keys(b).every((name) => a[name] === b[name]);
   let last: unknown;
   const settled = await until(
-    `the form after Back (${moment}) to say what became of the Send`,
+    `the form after Back (${how}) to say what became of the Send`,
     async () => {
       const now = await state();
       last = now;
       const asItWas = same(now.values, values);
-      return now.button === contactForm.submit && now.enabled && (now.success || asItWas || same(now.values, empty)) ? now : undefined;
+      return now.button === contactForm.submit && now.enabled && (now.success || asItWas) ? now : undefined;
     },
     15_000,
   ).catch((error: Error) => {
     throw new Error(`${error.message}; the page then: ${JSON.stringify(last)}`);
   });
-  expect(settled.failure, `the failure toast after Back (${moment}) for an enquiry on its way`).toBe(false);
+  expect(settled.failure, `the failure toast after Back (${how}) for an enquiry on its way`).toBe(false);
   expect(settled.path).toBe("/");
   let landed = "/";
   if (!settled.success && same(settled.values, values)) {
@@ -407,12 +453,15 @@ async function sendThenLeave(driver: Driver, engine: string, width: number, mome
         ),
       15_000,
     ).catch(async (error: Error) => {
-      throw new Error(`${error.message} after a second Send (${moment}); the page then: ${JSON.stringify(await state())}`);
+      throw new Error(`${error.message} after a second Send (${how}); the page then: ${JSON.stringify(await state())}`);
     });
   }
-  await until(`the enquiry (${moment}) at the SMTP catcher`, async () => (await studioMails(values.projectTitle)).length > 0, 15_000);
+  await answered;
+  await until(`the enquiry (${how}) at the SMTP catcher`, async () => (await studioMails(values.projectTitle)).length > 0, 15_000);
+  await until(`the visitor's confirmation (${how})`, async () => (await mailsTo(values.email)).length > 0, 15_000);
   await new Promise((resolve) => setTimeout(resolve, 1500));
-  expect((await studioMails(values.projectTitle)).length, `enquiries stored for one Send and leaving (${moment})`).toBe(1);
+  expect((await studioMails(values.projectTitle)).length, `enquiries stored for one Send and leaving (${how})`).toBe(1);
+  expect((await mailsTo(values.email)).length, `confirmations for one Send and leaving (${how})`).toBe(1);
   expect((await state()).path, "still on the page the visitor came Back to (or the result page of their second Send)").toBe(landed);
 }
 

@@ -148,9 +148,9 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     const relayed = verdictOf(request, "relay", config);
     if (relayed === "refused") return reply(401, { status: "error", code: "relay-refused", message: MESSAGES.relayRefused });
     // A form filled faster than MIN_FILL_MS (or with no fill time) may be a bot, or a person whose
-    // password manager filled it in one step: it is an enquiry like any other, answered the same, but
-    // no confirmation goes to the address it gives (docs/decisions/022), so such a sender cannot aim
-    // mail at anyone. The site's no-JS relay has no fill time to give (its page is the same for
+    // password manager filled it in one step: it is an enquiry like any other, answered the same and
+    // confirmed, but to one address at most once a day, not once an hour (confirmation_withheld,
+    // docs/decisions/029), so such a sender cannot aim the studio's mail at anyone. The site's no-JS relay has no fill time to give (its page is the same for
     // everyone, decision 012): it vouches for the post with the relay secret instead.
     const fillMs = request.headers.get(ENQUIRY_HEADERS.fillMs)?.trim() ?? "";
     const quick = relayed === "absent" && (!FILL_MS.test(fillMs) || Number(fillMs) < config.minFillMs);

@@ -98,7 +98,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
     /**
      * `clientHash` "": no trustworthy client address, so no per-sender limit applies. `claim`: the caller
      * sends the new enquiry's due mails at once, so they are stored claimed for it (one round trip, not two).
-     * `quick`: filled faster than a person does (enquiry.ts): stored, its confirmation suppressed.
+     * `quick`: filled faster than a person does (enquiry.ts): stored, its confirmation only the day's first to its address.
      */
     async submit(
       key: string,
