@@ -50,10 +50,13 @@ export function beginAttempt(message: ContactMessage): string {
   return key;
 }
 
-/** The Send was answered: stored (`sent`, until its toast has been seen), or otherwise (`settled`). */
+/**
+ * The Send was answered: stored (`sent`, until its toast has been seen; the values it was made for are
+ * not kept past it), or otherwise (`settled`, the key kept for the same values).
+ */
 export function settleAttempt(state: Exclude<AttemptState, "sending">) {
   const attempt = kept();
-  if (attempt) keep({ ...attempt, state });
+  if (attempt) keep({ ...attempt, state, values: state === "sent" ? "" : attempt.values });
 }
 
 /** The success toast has been seen (or a new Send started): nothing is left to say of the last Send. */
