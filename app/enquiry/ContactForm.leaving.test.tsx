@@ -124,6 +124,28 @@ describe("ContactForm: a Send and the visitor leaving the page (issue 34)", () =
     expect(keyOf(1)).toBe(keyOf(0));
   });
 
+  it("supabase-js's download cut off by leaving (WebKit cancels it before any event): no post from under the next page; on Back it goes with the same key", async () => {
+    const submit = vi.spyOn(HTMLFormElement.prototype, "submit").mockImplementation(() => {});
+    vi.mocked(sendEnquiry)
+      .mockImplementationOnce(async (_env, message) => {
+        // The download fails first; the page's pagehide comes a moment later.
+        setTimeout(() => dispatchEvent(pageTransition("pagehide", true)), 200);
+        return {
+          outcome: { status: "failed", values: message },
+          error: new TypeError("Importing a module script failed."),
+          clientUnavailable: true,
+        };
+      })
+      .mockResolvedValueOnce({ outcome: { status: "ok" } });
+    fillAndSend();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(submit, "a post racing the visitor's navigation").not.toHaveBeenCalled();
+    await act(async () => void dispatchEvent(pageTransition("pageshow", true)));
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    expect(keyOf(1)).toBe(keyOf(0));
+    submit.mockRestore();
+  });
+
   it("stored, and the page left before its toast was seen to its end: a new copy come Back shows the success toast, and sends nothing", async () => {
     vi.mocked(sendEnquiry).mockResolvedValue({ outcome: { status: "ok" } });
     fillAndSend("Stored then left");

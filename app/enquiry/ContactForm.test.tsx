@@ -136,12 +136,13 @@ describe("ContactForm", () => {
     };
     const unavailable = { outcome: { status: "failed", values: {} }, error: new TypeError("import failed"), clientUnavailable: true };
 
+    // After a second without the page being left (NO_ANSWER_GRACE_MS): a download cut off by leaving is not this.
     it("posts the form as it does without JavaScript, so the enquiry still goes", async () => {
       vi.mocked(sendEnquiry).mockResolvedValueOnce(unavailable as never);
       const submit = vi.spyOn(HTMLFormElement.prototype, "submit").mockImplementation(() => {});
       vi.spyOn(console, "error").mockImplementation(() => {});
       fillAndSend();
-      await vi.waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+      await vi.waitFor(() => expect(submit).toHaveBeenCalledTimes(1), { timeout: 3000 });
       expect((submit.mock.contexts[0] as HTMLFormElement).elements.namedItem("name")).toHaveValue("Ada");
       expect(screen.queryByText(toasts.failure.title)).not.toBeInTheDocument();
       vi.restoreAllMocks();
@@ -153,7 +154,7 @@ describe("ContactForm", () => {
       vi.spyOn(console, "error").mockImplementation(() => {});
       vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
       fillAndSend();
-      expect(await screen.findByText(toasts.failure.title)).toBeInTheDocument();
+      expect(await screen.findByText(toasts.failure.title, {}, { timeout: 3000 })).toBeInTheDocument();
       expect(submit).not.toHaveBeenCalled();
       expect(screen.getByLabelText("Name")).toHaveValue("Ada");
       vi.restoreAllMocks();

@@ -187,7 +187,9 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     const { outcome: sent, error, clientUnavailable, httpStatus } = answer;
     if (
       (clientUnavailable || sent.status === "failed") &&
-      (await leaving.cutOff(httpStatus !== undefined || clientUnavailable)) === "back"
+      // supabase-js that could not load counts as cut off too: WebKit cancels a module's download as a
+      // navigation away begins, before any event says so (a post then would race the visitor's navigation).
+      (await leaving.cutOff(httpStatus !== undefined)) === "back"
     ) {
       // Cut off by the visitor leaving the page: whether it arrived is unknown, and it is not a failure
       // to show them. Now that they are Back on this page (from the back/forward cache), the same values
@@ -202,6 +204,17 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       console.error("Error loading the enquiry client; posting the form instead:", error);
       settleAttempt("settled"); // the post's answer is the page that says what became of it
       form.dispatchEvent(new Event(DRAFT_POSTED_EVENT, { bubbles: true }));
+      // A post the visitor left before its answer, and the page shown again from the back/forward
+      // cache: the form is theirs again, never "Sending..." for a post that went elsewhere.
+      addEventListener(
+        "pageshow",
+        (event) => {
+          if (!event.persisted) return;
+          inFlight.current = false;
+          settle();
+        },
+        { once: true },
+      );
       form.submit();
       return;
     }

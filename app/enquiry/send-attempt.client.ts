@@ -115,7 +115,7 @@ export function watchLeaving() {
   };
   return {
     back,
-    /** `answered`: the function answered (an HTTP status), or no call was made: nothing cut off mid-way. */
+    /** `answered`: the function answered (an HTTP status): nothing cut off mid-way. */
     async cutOff(answered = false): Promise<"back" | "stayed"> {
       if (!left && !answered) {
         const grace = starting ? LEAVING_GRACE_MS : NO_ANSWER_GRACE_MS;
