@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
+import toast from "react-hot-toast";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { toasts } from "~/content";
 import { ToastViewport } from "~/toasts/Toasts";
@@ -155,6 +156,18 @@ describe("ContactForm: a Send and the visitor leaving the page (issue 34)", () =
     expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
     expect(sendEnquiry).toHaveBeenCalledTimes(1);
     expect(screen.getByLabelText("Project Title")).toHaveValue("");
+  });
+
+  it("stored, the page cached and shown again with its toast gone meanwhile: the success toast shows again", async () => {
+    vi.mocked(sendEnquiry).mockResolvedValue({ outcome: { status: "ok" } });
+    fillAndSend("Cached");
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    dispatchEvent(pageTransition("pagehide", true));
+    act(() => toast.remove());
+    expect(screen.queryByText(toasts.success.text)).toBeNull();
+    await act(async () => void dispatchEvent(pageTransition("pageshow", true)));
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    expect(sendEnquiry).toHaveBeenCalledTimes(1);
   });
 
   it("a success seen to its end, or the visitor back in a field: nothing is said again on Back", async () => {

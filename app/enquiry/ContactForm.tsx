@@ -123,6 +123,17 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the form mounts
   }, []);
 
+  // Shown again from the back/forward cache with a success not yet seen to its end: its toast may be
+  // gone meanwhile (the browser ran its timer, or dropped it): it shows again (the same toast, by id).
+  useEffect(() => {
+    const shown = (event: PageTransitionEvent) => {
+      if (event.persisted && formRef.current && unfinishedAttempt(messageOf(formRef.current)) === "sent") showSuccess();
+    };
+    addEventListener("pageshow", shown);
+    return () => removeEventListener("pageshow", shown);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- showSuccess reads nothing from a render
+  }, []);
+
   /**
    * The form is the visitor's again: not sending, and (once that has rendered and the button is enabled
    * again) the focus the disabled button lost given back, so keyboard users stay in the form.
