@@ -1,17 +1,14 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { isRouteErrorResponse, Links, LiveReload, Meta, Outlet, Scripts, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, Links, LiveReload, Meta, Outlet, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ErrorScreen } from "./components/ErrorScreen";
+import { errorScreenMeta, RouterErrorScreen } from "./components/ErrorScreen";
 import { config } from "./config.server";
-import { errorScreen } from "./content";
 import { InlineStyles } from "./document/critical-css";
-import { ShellHydrated } from "./hydration/HydrationPart";
 import "./styles/global.css";
 import { BACKGROUND } from "./styles/palette";
 import { visuallyHidden } from "./styles/utilities.css";
 import { ANNOUNCER_ID } from "./toasts/announce";
-import { ToastViewport } from "./toasts/Toasts";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -21,8 +18,8 @@ export const links: LinksFunction = () => [
 ];
 
 // The router's error screen is a document too, and every document needs a title (HTML). The routes'
-// own meta replace this one; it shows only where the root's error boundary renders the page.
-export const meta: MetaFunction = () => [{ title: errorScreen.title }, { name: "robots", content: "noindex" }];
+// own meta replace this one.
+export const meta = errorScreenMeta;
 
 export async function loader() {
   const { studio, publicEnv } = config();
@@ -33,6 +30,10 @@ export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
 }
 
+/**
+ * Every document. None carries Remix's client runtime: the pages are HTML, and the home page's booking
+ * form is an island of its own (decision 030), added by the document pipeline.
+ */
 export function Layout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
@@ -48,10 +49,6 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
         {/* Present from the first byte, so screen readers hear what is written into it later. */}
         <div id={ANNOUNCER_ID} className={visuallyHidden} role="status" aria-live="polite" aria-atomic="true" />
-        <ToastViewport />
-        <Scripts />
-        {/* After everything else: marks hydration done once every part has (guard-input-from-react.ts). */}
-        <ShellHydrated />
         {/* `npm run dev` only: reloads the page when an edit is rebuilt. Renders nothing in production. */}
         <LiveReload />
       </body>
@@ -63,7 +60,7 @@ export default function App() {
   return <Outlet />;
 }
 
-/** The router's fallback screen (spec point 2): the status of a route error, or the thrown message. */
+/** The router's fallback screen: the status of a route error, or the thrown message. */
 export function ErrorBoundary() {
   const error = useRouteError();
   const detail = isRouteErrorResponse(error)
@@ -71,5 +68,5 @@ export function ErrorBoundary() {
     : error instanceof Error
       ? error.message
       : String(error);
-  return <ErrorScreen title={errorScreen.title} detail={detail} />;
+  return <RouterErrorScreen detail={detail} />;
 }

@@ -1,8 +1,31 @@
-import { Link } from "@remix-run/react";
-import { notFound } from "~/content";
+/** The 404 page and the router's error screen: HTML only, no script but the 404's console message. */
+import type { MetaFunction } from "@remix-run/node";
+import { errorScreen, notFound } from "~/content";
 import * as styles from "./ErrorScreen.css";
 
-/** A centred message with a way home; used by the 404 page and the router's error screen. */
+export const notFoundMeta: MetaFunction = () => [{ title: `${notFound.code} · ${notFound.title}` }, { name: "robots", content: "noindex" }];
+/** Every document needs a title: this one shows only where the root's error boundary renders the page. */
+export const errorScreenMeta: MetaFunction = () => [{ title: errorScreen.title }, { name: "robots", content: "noindex" }];
+
+// The spec's console message, from the page itself: the same text on every 404, so the CSP allows it by
+// one hash, and the path comes from the browser's own address, never from the server's HTML.
+const LOG_MISSING_PATH = `console.error("404 Error: User attempted to access non-existent route:", location.pathname);`;
+
+export function NotFoundScreen() {
+  return (
+    <>
+      <ErrorScreen code={notFound.code} title={notFound.title} />
+      <script dangerouslySetInnerHTML={{ __html: LOG_MISSING_PATH }} />
+    </>
+  );
+}
+
+/** The router's fallback screen: the status of a route error, or the thrown message. */
+export function RouterErrorScreen({ detail }: { detail: string }) {
+  return <ErrorScreen title={errorScreen.title} detail={detail} />;
+}
+
+/** A centred message with a way home. */
 export function ErrorScreen({ code, title, detail }: { code?: string; title: string; detail?: string }) {
   return (
     <main className={styles.screen}>
@@ -10,12 +33,9 @@ export function ErrorScreen({ code, title, detail }: { code?: string; title: str
         {code ? <p className={styles.code}>{code}</p> : null}
         <h1 className={styles.title}>{title}</h1>
         {detail ? <p className={styles.detail}>{detail}</p> : null}
-        {/* Not discovered ahead (Remix's lazy route discovery would fetch the manifest for it as the page
-            renders, and a visitor leaving within a second aborts that fetch, which Remix logs as an
-            error in Firefox and WebKit): the route is looked up when the link is followed. */}
-        <Link to="/" className={styles.home} reloadDocument={!code} discover="none">
+        <a href="/" className={styles.home}>
           {notFound.link}
-        </Link>
+        </a>
       </div>
     </main>
   );

@@ -1,4 +1,3 @@
-import { useRef } from "react";
 import { header as headerText, navigation } from "~/content";
 import { button } from "~/styles/button.css";
 import { container } from "~/styles/utilities.css";
@@ -7,15 +6,12 @@ import * as styles from "./Header.css";
 import { LogoMark } from "./LogoMark";
 
 export function Header({ studioName }: { studioName: string }) {
-  const menuRef = useRef<HTMLDetailsElement>(null);
-  // Following a link closes the phone menu (before hydration the page's inline handler does it:
-  // header-menu.inline.ts); without JavaScript it simply stays open.
-  const closeMenu = () => menuRef.current?.removeAttribute("open");
-
-  const links = (onClick?: () => void) =>
+  // Following a link closes the phone menu (the page's inline handler: header-menu.inline.ts); without
+  // JavaScript it simply stays open.
+  const links = () =>
     navigation.map((item) => (
       <li key={item.href}>
-        <a className={styles.navLink} href={item.href} onClick={onClick}>
+        <a className={styles.navLink} href={item.href}>
           {item.label}
         </a>
       </li>
@@ -35,7 +31,7 @@ export function Header({ studioName }: { studioName: string }) {
           <a className={`${button.primary} ${styles.bookNow}`} href="#contact">
             {headerText.bookNow}
           </a>
-          <details className={styles.menu} ref={menuRef} {...{ [MENU_ATTRIBUTE]: "" }}>
+          <details className={styles.menu} {...{ [MENU_ATTRIBUTE]: "" }}>
             <summary className={styles.menuButton} aria-label={headerText.menu}>
               <svg aria-hidden="true" width="20" height="20" viewBox="0 0 20 20" fill="currentColor">
                 <rect x="2" y="4" width="16" height="2" rx="1" />
@@ -44,9 +40,9 @@ export function Header({ studioName }: { studioName: string }) {
               </svg>
             </summary>
             <nav className={styles.menuPanel} aria-label="Main">
-              <ul className={styles.menuList}>{links(closeMenu)}</ul>
+              <ul className={styles.menuList}>{links()}</ul>
               {/* Shown only where the header has no room for its own Book Now (Header.css.ts). */}
-              <a className={`${button.primary} ${styles.menuBookNow}`} href="#contact" onClick={closeMenu}>
+              <a className={`${button.primary} ${styles.menuBookNow}`} href="#contact">
                 {headerText.bookNow}
               </a>
             </nav>

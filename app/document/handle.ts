@@ -1,13 +1,13 @@
 /**
  * How a route's document is served, declared by the route itself (`export const handle`), so the
  * document pipeline never names routes:
- *   hydrate: "on-intent"  React waits for the visitor's first intent (decision 008); default: at once
- *   hydrate: "never"      the document is sent without scripts (a page for visitors without JavaScript)
- *   cache: "public"       the HTML is the same for every visitor: shared caches may keep it (decision 012)
+ *   island: true    the page's booking form becomes React's when the visitor starts on it (decision 030);
+ *                   without it, the form only posts (a page for visitors without JavaScript)
+ *   cache: "public" the HTML is the same for every visitor: shared caches may keep it (decision 012)
  */
 import type { EntryContext } from "@remix-run/node";
 
-export type DocumentHandle = { hydrate?: "on-intent" | "never"; cache?: "public" };
+export type DocumentHandle = { island?: true; cache?: "public" };
 
 /** The handle of the deepest matched route (the page), or {} when it declares none. */
 export function documentHandle(context: EntryContext): DocumentHandle {

@@ -1,8 +1,8 @@
 /**
- * The document pipeline, one entry point: render the page to HTML, defer its hydration when the route
- * asks (handle.hydrate), add the form-draft keeper where a form asks for it, inline the stylesheet,
- * allow its inline scripts by hash, set the security and caching headers, and answer conditional
- * requests. A route whose `handle.cache` is "public" renders
+ * The document pipeline, one entry point: render the page to HTML (no page carries Remix's client
+ * runtime), add its inline script (the menu, and the booking form's island where the route asks:
+ * handle.island), inline the stylesheet, allow its inline scripts by hash, set the security and
+ * caching headers, and answer conditional requests. A route whose `handle.cache` is "public" renders
  * the same bytes for every visitor, so its document is rendered once per process (per year: the footer
  * shows it) and then served from memory; a CDN in front keeps it too (decision 012).
  */
@@ -13,15 +13,13 @@ import type { EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { config } from "~/config.server";
-import { deferHydration } from "~/hydration/deferred-hydration.server";
 import { CriticalCssProvider } from "./critical-css";
 import { criticalCss } from "./critical-css.server";
 import { inlineScriptHashes, inlineStyleHashes } from "./csp.server";
-import { keepFormDrafts } from "./form-draft.server";
 import { documentHandle } from "./handle";
 import { documentHeaders } from "./headers.server";
+import { addInlineScripts } from "./inline-scripts.server";
 import { toastCss } from "./toast-styles.server";
-import { withoutScripts } from "./without-scripts.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -58,13 +56,9 @@ export async function renderDocument(request: Request, status: number, headers: 
   let document = memoKey ? memo.get(memoKey) : undefined;
   if (!document) {
     const rendered = await renderToText(context, request.url);
-    // An error document (a route error: a method a page does not take, a loader that threw) is read,
-    // not used: it goes without the framework's scripts, and so without the router's state (the error's
-    // own text, the framework's settings) that they would carry (decision 024).
-    const html =
-      errors || handle.hydrate === "never"
-        ? withoutScripts(rendered.html)
-        : keepFormDrafts(handle.hydrate === "on-intent" ? deferHydration(rendered.html) : rendered.html);
+    // An error document (a route error: a method a page does not take, a loader that threw) is read, not
+    // used: it gets no island (decision 024).
+    const html = addInlineScripts(rendered.html, { island: !errors && handle.island === true, manifest: context.manifest });
     document = {
       html,
       etag: etagOf(html),

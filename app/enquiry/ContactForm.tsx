@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import {
   characterCount,
   CONTACT_FIELDS,
@@ -15,15 +15,11 @@ import {
 } from "#shared/contact-message.ts";
 import type { PublicEnv } from "~/config.types";
 import { contactForm, fill, toasts } from "~/content";
-import { INTENT_ATTRIBUTE } from "~/hydration/inline-script-loader";
-import { whenUntouched } from "~/hydration/run-when-untouched";
-import { useSendHandOver } from "~/hydration/use-send-hand-over";
 import { button } from "~/styles/button.css";
 import { visuallyHidden } from "~/styles/utilities.css";
 import { dismissSuccessToast, preloadToasts, showToast, TOAST_DURATION_MS, type Tone } from "~/toasts/Toasts";
-import { RESUME_GLOBAL } from "./attempt-record";
 import * as styles from "./ContactForm.css";
-import { DRAFT_ATTRIBUTE, DRAFT_POSTED_EVENT } from "./form-draft.inline";
+import { FORM_ATTRIBUTE, formLayerOffer } from "./form-layer.inline";
 import type { FormOutcome } from "./outcome";
 import { FailureText, OutcomeNotice } from "./OutcomeNotice";
 import { beginAttempt, settleAttempt, successSeen, unfinishedAttempt, watchLeaving } from "./send-attempt.client";
@@ -41,38 +37,36 @@ const EMPTY: ContactMessage = emptyMessage();
 /** The fields shown side by side (where the width allows); every other field has a line of its own. */
 const SIDE_BY_SIDE: readonly ContactField[] = ["name", "email"];
 
+/** Each control's id: one booking form per page, so the same on the server and in the island. */
+const fieldId = (field: ContactField) => `contact-${field}`;
+const errorId = (field: ContactField) => `contact-${field}-error`;
+
+/** The message as the form holds it: every field of the contract, read through FormData. */
+const messageOf = (data: FormData) =>
+  Object.fromEntries(CONTACT_FIELDS.map((f) => [f, String(data.get(f) ?? "").trim()])) as ContactMessage;
+
 /**
- * The booking form (spec points 4, 5 and 8). Its fields are the browser's own (uncontrolled): what a
- * visitor types before, during or after hydration is in the field and stays there, and typing costs
- * no React work. The form reads them when it is sent. Without JavaScript it posts to the route's
- * action, which answers with an outcome shown here.
+ * The booking form, the page's one island (decision 030). Its fields are the browser's own
+ * (uncontrolled): what a visitor types before, during or after the island hydrates stays in the field,
+ * and typing costs no React work; a Send reads them with FormData. Without JavaScript it posts to the
+ * route's action, which answers with an outcome shown here. Before the island is ready the page's
+ * inline layer (form-layer.inline.ts) keeps the spec's states and hands a Send over.
  */
 export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
-  const id = useId();
-  const fieldId = (field: ContactField) => `${id}-${field}`;
-  const errorId = (field: ContactField) => `${id}-${field}-error`;
   const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
 
-  // What the fields start with. When React takes over a page whose fields a visitor has already typed
-  // into, the typed text is what the fields hold: React then writes nothing over it.
+  // What the fields start with: the values a post without JavaScript kept; in the island, what the
+  // fields hold as it hydrates (React then writes nothing over what was typed).
   const [initial] = useState<ContactMessage>(() => {
     const kept = outcome && "values" in outcome ? outcome.values : EMPTY;
     if (typeof document === "undefined") return kept;
-    const live = (field: ContactField) => document.getElementById(fieldId(field)) as HTMLInputElement | HTMLTextAreaElement | null;
-    return Object.fromEntries(CONTACT_FIELDS.map((f) => [f, live(f)?.value ?? kept[f]])) as ContactMessage;
+    const live = (field: ContactField) => (document.getElementById(fieldId(field)) as HTMLInputElement | null)?.value;
+    return Object.fromEntries(CONTACT_FIELDS.map((f) => [f, live(f) ?? kept[f]])) as ContactMessage;
   });
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>(outcome?.status === "invalid" ? outcome.fieldErrors : {});
-  // A Send pressed before this form hydrated already shows "Sending...": the form hydrates in that
-  // state and sends it, as every Send until React hears the visitor (decision 019).
-  const sentBeforeHydration = useSendHandOver(
-    () => {
-      warmUp();
-      if (formRef.current) void send.current(formRef.current);
-    },
-    () => setSending(false),
-  );
-  const [sending, setSending] = useState(sentBeforeHydration);
+  // A Send pressed before the island was ready already shows "Sending...": the island hydrates in that state.
+  const [sending, setSending] = useState(() => formLayerOffer()?.sending() ?? false);
   // Where a toast cannot appear (its code failed to load), the message shows in the form instead.
   const [inline, setInline] = useState<{ tone: Tone; title: string; text: React.ReactNode } | null>(null);
   const notify = (tone: Tone, title: string, text: React.ReactNode, plainText: string) => {
@@ -81,53 +75,42 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
   };
   // State lags a render behind: a double click's second submit must see the first at once.
   const inFlight = useRef(false);
-  // Sends the form (what Send does): the latest render's, also for a Send handed over from before hydration.
-  const send = useRef(async (_form: HTMLFormElement) => {});
-  // supabase-js and the toast code, fetched and run before the visitor sends, but not while they
-  // type: at the first pause (a second without a key or tap), so evaluating them never delays a keystroke.
-  const warmedUp = useRef(false);
-  const warmUp = () => {
-    if (warmedUp.current) return;
-    warmedUp.current = true;
-    whenUntouched(
-      () => {
-        preloadToasts();
-        void preloadSupabase(publicEnv).catch(() => undefined);
-      },
-      { settleMs: 1000 },
-    );
-  };
+  // Sends the values (what Send does): the latest render's, also for a Send handed over by the layer.
+  const send = useRef(async (_data: FormData) => {});
 
-  const fieldsOf = (form: HTMLFormElement) =>
-    CONTACT_FIELDS.map((f) => form.elements.namedItem(f) as HTMLInputElement | HTMLTextAreaElement);
-  const messageOf = (form: HTMLFormElement) =>
-    Object.fromEntries(fieldsOf(form).map((control) => [control.name, control.value.trim()])) as ContactMessage;
   const focusField = (field: ContactField | undefined) => {
-    if (field) formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(fieldId(field))}`)?.focus();
+    if (field) document.getElementById(fieldId(field))?.focus();
   };
 
   useEffect(() => {
-    // The page hydrates when the visitor starts on this form (decision 016): usually a focus in it.
-    if (formRef.current?.contains(document.activeElement)) warmUp();
+    const form = formRef.current;
+    // supabase-js and the toast code, fetched and run once the browser is idle, before the visitor sends.
+    const warmUp = () => {
+      preloadToasts();
+      void preloadSupabase(publicEnv).catch(() => undefined);
+    };
+    const idle = "requestIdleCallback" in window ? requestIdleCallback(warmUp, { timeout: 2000 }) : setTimeout(warmUp, 200);
     // Without JavaScript the action's field errors arrive with the page: put focus on the first one.
     if (outcome?.status === "invalid") focusField(firstInvalidField(outcome.fieldErrors));
-    // Back (or Forward, or a reload) to a page whose Send was unfinished when it was left: the draft
-    // script said so and asked for the scripts (form-draft.inline.ts). Say what became of it.
-    const form = formRef.current;
-    if (form && RESUME_GLOBAL in window) {
-      Reflect.deleteProperty(window, RESUME_GLOBAL);
-      const unfinished = unfinishedAttempt(messageOf(form));
+    // The island has the form now: a Send pressed before goes with the values it was pressed with.
+    const handed = formLayerOffer()?.ready();
+    if (handed?.waiting) void send.current(handed.waiting);
+    else if (sending) setSending(false); // dropped as the visitor left: the form is theirs again
+    // Back (or Forward, or a reload) to a page whose Send was unfinished when it was left: say what became of it.
+    if (handed?.resume && form) {
+      const unfinished = unfinishedAttempt(messageOf(new FormData(form)));
       if (unfinished === "sent") showSuccess();
-      else if (unfinished === "sending") void send.current(form);
+      else if (unfinished === "sending") void send.current(new FormData(form));
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the form mounts
+    return () => ("requestIdleCallback" in window ? cancelIdleCallback(idle as number) : clearTimeout(idle));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the island mounts
   }, []);
 
   // Shown again from the back/forward cache with a success not yet seen to its end: its toast may be
   // gone meanwhile (the browser ran its timer, or dropped it): it shows again (the same toast, by id).
   useEffect(() => {
     const shown = (event: PageTransitionEvent) => {
-      if (event.persisted && formRef.current && unfinishedAttempt(messageOf(formRef.current)) === "sent") showSuccess();
+      if (event.persisted && formRef.current && unfinishedAttempt(messageOf(new FormData(formRef.current))) === "sent") showSuccess();
     };
     addEventListener("pageshow", shown);
     return () => removeEventListener("pageshow", shown);
@@ -160,20 +143,19 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void send.current(event.currentTarget);
+    void send.current(new FormData(event.currentTarget));
   };
 
-  send.current = async (form: HTMLFormElement) => {
-    if (inFlight.current) return; // a second click while sending does nothing
-    const message = messageOf(form);
+  send.current = async (data: FormData) => {
+    const form = formRef.current;
+    if (inFlight.current || !form) return; // a second click while sending does nothing
+    const message = messageOf(data);
     if (!hasRequiredFields(message)) {
-      // A Send handed over from before hydration may show "Sending..." (a value changed since it was
-      // pressed): the form is the visitor's again.
+      // A Send handed over by the layer may show "Sending..." (a blank it could not see): the form is the visitor's again.
       settle();
       notify("destructive", toasts.missingFields.title, toasts.missingFields.text, toasts.missingFields.text);
       return;
     }
-    const trap = (form.elements.namedItem(FORM_META_FIELDS.trap) as HTMLInputElement | null)?.value ?? "";
 
     inFlight.current = true;
     setSending(true);
@@ -182,9 +164,9 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       sendEnquiry(publicEnv, message, {
         // The same values, the same key: a second Send, or one after Back, is stored once (send-attempt.client.ts).
         idempotencyKey: beginAttempt(message),
-        // Time since the page started loading: hydration may have come much later than the visitor.
+        // Time since the page started loading: the island may have come much later than the visitor.
         fillMs: performance.now(),
-        trap,
+        trap: String(data.get(FORM_META_FIELDS.trap) ?? ""),
       }),
       leaving.back,
     ]);
@@ -193,7 +175,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       // never settle now (WebKit). The same values go again with the same key: stored once either way.
       leaving.stop();
       inFlight.current = false;
-      return send.current(form);
+      return send.current(data);
     }
     const { outcome: sent, error, clientUnavailable, httpStatus } = answer;
     if (
@@ -204,9 +186,9 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     ) {
       // Cut off by the visitor leaving the page: whether it arrived is unknown, and it is not a failure
       // to show them. Now that they are Back on this page (from the back/forward cache), the same values
-      // go again with the same key: stored once either way, and the page then says which (issue 34).
+      // go again with the same key: stored once either way, and the page then says which (decision 029).
       inFlight.current = false;
-      return send.current(form);
+      return send.current(data);
     }
     leaving.stop();
     if (clientUnavailable && navigator.onLine) {
@@ -214,7 +196,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       // JavaScript (the browser's own submit, which skips this handler), and the server sends it.
       console.error("Error loading the enquiry client; posting the form instead:", error);
       settleAttempt("settled"); // the post's answer is the page that says what became of it
-      form.dispatchEvent(new Event(DRAFT_POSTED_EVENT, { bubbles: true }));
+      formLayerOffer()?.forget();
       // A post the visitor left before its answer, and the page shown again from the back/forward
       // cache: the form is theirs again, never "Sending..." for a post that went elsewhere.
       addEventListener(
@@ -233,10 +215,9 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     settle();
 
     if (sent.status === "ok") {
-      for (const control of fieldsOf(form)) control.value = control.defaultValue = "";
+      clearForm(form);
       // Values set by script fire no input event: this one tells the draft kept for Back
-      // (form-draft.inline.ts) that the form is empty now. (Not form.reset(): it would make the fields
-      // follow the defaultValue React writes again on its next render, the text just sent.)
+      // (form-layer.inline.ts) that the form is empty now.
       form.dispatchEvent(new Event("input", { bubbles: true }));
       setFieldErrors({});
       settleAttempt("sent");
@@ -266,21 +247,24 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     else if (!tooLong && fieldErrors[field]) setFieldErrors(({ [field]: _, ...rest }) => rest);
   };
 
-  // Each field as its contract entry says (FIELDS): required or optional, one line or many, its autocomplete and type.
+  // Each field as its contract entry says (FIELDS): required or optional, one line, many, or a choice; its autocomplete and type.
   const field = (name: ContactField) => {
     const error = fieldErrors[name];
-    const { required, lines, autocomplete, inputType } = FIELD_SPECS[name];
+    const { required, lines, autocomplete, inputType, options } = FIELD_SPECS[name];
     const common = {
       id: fieldId(name),
       name,
       defaultValue: initial[name],
-      onInput: (e: { currentTarget: { value: string } }) => checkLength(name, e.currentTarget.value),
-      readOnly: sending,
       required,
-      placeholder: contactForm.placeholders[name],
+      autoComplete: autocomplete,
       "aria-invalid": error ? true : undefined,
       "aria-describedby": error ? errorId(name) : undefined,
       className: styles.control,
+    };
+    const typed = {
+      ...common,
+      placeholder: contactForm.placeholders[name],
+      onInput: (e: { currentTarget: { value: string } }) => checkLength(name, e.currentTarget.value),
     };
     return (
       <div key={name} className={styles.field}>
@@ -288,10 +272,17 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
           {contactForm.labels[name]}
           {required ? null : <span className={styles.optional}> {contactForm.optional}</span>}
         </label>
-        {lines === "many" ? (
-          <textarea {...common} rows={5} autoComplete={autocomplete} />
+        {options ? (
+          <select {...common}>
+            <option value="">{contactForm.placeholders[name]}</option>
+            {options.map((option) => (
+              <option key={option}>{option}</option>
+            ))}
+          </select>
+        ) : lines === "many" ? (
+          <textarea {...typed} rows={5} />
         ) : (
-          <input {...common} type={inputType} autoComplete={autocomplete} />
+          <input {...typed} type={inputType} />
         )}
         {error ? (
           <p id={errorId(name)} className={styles.error}>
@@ -310,18 +301,15 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       className={styles.form}
       onSubmit={onSubmit}
       onFocus={(event) => {
-        warmUp();
         // Back in a field after sending: the success toast has been seen, and goes.
-        if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) {
+        if ((event.target as Element) !== submitRef.current) {
           dismissSuccessToast();
           successSeen();
         }
       }}
       aria-busy={sending}
-      // The page's scripts load when the visitor starts on this form, and only then (decision 016).
-      // What the visitor typed is kept when they leave the page, and there again when they come Back
-      // (form-draft.inline.ts, inlined by the document pipeline).
-      {...{ [INTENT_ATTRIBUTE]: "", [DRAFT_ATTRIBUTE]: "" }}
+      // The island loads when the visitor starts on this form; what they typed is kept for Back (form-layer.inline.ts).
+      {...{ [FORM_ATTRIBUTE]: "" }}
     >
       {outcome ? <OutcomeNotice outcome={outcome} studioEmail={studioEmail} /> : null}
       {inline ? (
@@ -332,8 +320,8 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       ) : null}
       {/* Honeypot: hidden from people and assistive technology, filled in by naive bots. */}
       <div className={visuallyHidden} aria-hidden="true">
-        <label htmlFor={`${id}-trap`}>Leave this field empty</label>
-        <input id={`${id}-trap`} type="text" name={FORM_META_FIELDS.trap} tabIndex={-1} autoComplete="off" defaultValue="" />
+        <label htmlFor="contact-trap">Leave this field empty</label>
+        <input id="contact-trap" type="text" name={FORM_META_FIELDS.trap} tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       {CONTACT_FIELDS.map((name) =>
         !SIDE_BY_SIDE.includes(name) ? (
@@ -344,12 +332,19 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
           </div>
         ) : null,
       )}
-      {/* A Send pressed just as this button hydrates may have changed its text (inline-send-before-hydration.ts):
-          React then writes its own text instead of failing the part (framework-assumptions.ts). */}
-      <button ref={submitRef} type="submit" className={`${button.primary} ${styles.submit}`} disabled={sending} suppressHydrationWarning>
+      <button ref={submitRef} type="submit" className={`${button.primary} ${styles.submit}`} disabled={sending}>
         {sending ? contactForm.sending : contactForm.submit}
       </button>
       <p className={styles.privacy}>{contactForm.privacy}</p>
     </form>
   );
+}
+
+/** The form emptied after a success: every control of the message back to blank, its default too (Back brings nothing back). */
+function clearForm(form: HTMLFormElement) {
+  for (const name of CONTACT_FIELDS) {
+    const control = form.elements.namedItem(name);
+    if (control instanceof HTMLSelectElement) for (const option of control.options) option.selected = option.defaultSelected = option.value === "";
+    else if (control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement) control.value = control.defaultValue = "";
+  }
 }

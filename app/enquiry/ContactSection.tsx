@@ -2,7 +2,7 @@ import { Section } from "~/components/Section";
 import type { PublicEnv, StudioConfig } from "~/config.types";
 import { contactSection } from "~/content";
 import { card, visuallyHidden } from "~/styles/utilities.css";
-import { ContactForm } from "./ContactForm";
+import { ContactIsland } from "./ContactIsland";
 import * as styles from "./ContactSection.css";
 import type { FormOutcome } from "./outcome";
 
@@ -22,7 +22,7 @@ export function ContactSection({ studio, publicEnv, outcome }: Props) {
         <div className={`${card} ${styles.formCard}`}>
           <h3 className={styles.cardTitle}>{formCard.title}</h3>
           <p className={styles.cardDescription}>{formCard.description}</p>
-          <ContactForm studioEmail={studio.email} publicEnv={publicEnv} outcome={outcome} />
+          <ContactIsland studioEmail={studio.email} publicEnv={publicEnv} outcome={outcome} />
         </div>
         <div className={styles.aside}>
           <div className={card}>

@@ -1,7 +1,7 @@
 /**
  * The page a successful post without JavaScript is sent to (303, Post/Redirect/Get: decision 027): the
  * home page with the spec's success text in the form, the form empty for another enquiry. Its route
- * sends it without scripts (handle.hydrate "never"), so all it renders lives here, in a `.server` module
+ * sends it without the island (no handle.island), so all it renders lives here, in a `.server` module
  * the browser's build leaves out: the route adds no bytes and no shared chunk to what the home page loads
  * on intent (decision 005).
  */

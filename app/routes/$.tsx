@@ -1,11 +1,8 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useLocation } from "@remix-run/react";
-import { useEffect } from "react";
-import { ErrorScreen } from "~/components/ErrorScreen";
-import { notFound } from "~/content";
+import { NotFoundScreen, notFoundMeta } from "~/components/ErrorScreen";
 
-export const meta: MetaFunction = () => [{ title: `${notFound.code} · ${notFound.title}` }, { name: "robots", content: "noindex" }];
+export const meta = notFoundMeta;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { pathname } = new URL(request.url);
@@ -14,9 +11,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function NotFound() {
-  const location = useLocation();
-  useEffect(() => {
-    console.error("404 Error: User attempted to access non-existent route:", location.pathname);
-  }, [location.pathname]);
-  return <ErrorScreen code={notFound.code} title={notFound.title} />;
+  return <NotFoundScreen />;
 }

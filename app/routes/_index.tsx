@@ -1,21 +1,15 @@
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
-import { HomePage } from "~/components/HomePage";
+import { HomePage, homeMeta } from "~/components/HomePage";
 import { config } from "~/config.server";
-import type { StudioConfig } from "~/config.types";
-import { meta as metaText } from "~/content";
 import type { DocumentHandle } from "~/document/handle";
-import { pageMeta } from "~/document/page-meta";
 import { answerEnquiryForm } from "~/enquiry/action.server";
 import { useRootData } from "~/root";
 
-export const meta: MetaFunction = ({ matches }) => {
-  const root = matches.find((m) => m.id === "root")?.data as { studio?: StudioConfig } | undefined;
-  return root?.studio ? pageMeta({ studio: root.studio, description: metaText.description }) : [];
-};
+export const meta = homeMeta;
 
-// The page works without JavaScript and is the same for every visitor (decisions 008 and 012).
-export const handle: DocumentHandle = { hydrate: "on-intent", cache: "public" };
+// The page works without JavaScript and is the same for every visitor; its booking form is an island (decisions 012 and 030).
+export const handle: DocumentHandle = { island: true, cache: "public" };
 
 export async function action({ request }: ActionFunctionArgs) {
   const { publicEnv, relaySecret, server } = config();

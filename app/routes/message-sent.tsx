@@ -9,9 +9,9 @@ import { SentPage, sentPageMeta } from "~/enquiry/sent-page.server";
 
 export const meta = sentPageMeta;
 
-// Only a visitor without JavaScript (or whose scripts failed) comes here: the page needs none and sends
-// none (its parts are server-only, app/enquiry/sent-page.server.tsx).
-export const handle: DocumentHandle = { hydrate: "never" };
+// Only a visitor without JavaScript (or whose scripts failed) comes here: no island (no handle.island),
+// its form only posts.
+export const handle: DocumentHandle = {};
 
 export default function MessageSent() {
   return <SentPage />;

@@ -54,7 +54,21 @@ let speaking: { form: Element; id: string } | undefined;
  */
 function keepFocusClear(form: Element, id: string) {
   if (!speaking) {
-    const check = () => requestAnimationFrame(() => speaking && clearFocus(speaking));
+    // Never between a press and its release: a page that moves under a pointer held down loses its
+    // click (a press on Send's visible edge would focus it, scroll it away, and release elsewhere). A
+    // focus that comes with a press is checked once the click it makes has been dispatched.
+    let pressed = false;
+    let pending = false;
+    const run = () => requestAnimationFrame(() => speaking && clearFocus(speaking));
+    const check = () => (pressed ? (pending = true) : run());
+    const released = () => {
+      pressed = false;
+      if (pending) setTimeout(run, 50);
+      pending = false;
+    };
+    document.addEventListener("pointerdown", () => (pressed = true), true);
+    document.addEventListener("pointerup", released, true);
+    document.addEventListener("pointercancel", released, true);
     document.addEventListener("focusin", check);
     addEventListener("resize", check);
     window.visualViewport?.addEventListener("resize", check);

@@ -2,7 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { CONTACT_FIELDS, type ContactField } from "#shared/contact-message.ts";
 import { contactForm, faq, fill as fillIn, formNotices, toasts } from "../../app/content";
 import { SEND_TIME_LIMITS_MS } from "../../app/enquiry/send-time-limits";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
+import { READY_ATTRIBUTE as HYDRATED_ATTRIBUTE } from "~/enquiry/form-layer.inline";
 import {
   answeredWith,
   expect,

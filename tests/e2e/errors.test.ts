@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { errorScreen, notFound } from "../../app/content";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
+import { READY_ATTRIBUTE as HYDRATED_ATTRIBUTE } from "~/enquiry/form-layer.inline";
 import { answeredWith, expect, expectsConsoleErrors, takeConsoleErrors, test } from "./fixtures";
 
 /** What the browser logs on a page that is not found: the 404 document as a failed resource, and the path. */

@@ -1,13 +1,13 @@
 /**
- * The FAQ is the spec's accordion from the first byte (docs/decisions/011-faq-native-first.md): native
- * `<details name="faq">` with JavaScript off and before hydration, the Radix accordion after it, and
- * nothing the visitor sees moves when one becomes the other.
+ * The FAQ is the spec's accordion from the first byte (decisions 011 and 030): native
+ * `<details name="faq">`, with JavaScript off and on, and the booking form's island loading changes
+ * nothing in it.
  */
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { faq } from "../../app/content";
-import { expect, holdModules, isHydrated, isSettled, slowCpu, startHydration, test } from "./fixtures";
+import { faq } from "~/content";
+import { expect, holdModules, isHydrated, slowCpu, startHydration, test } from "./fixtures";
 
 const question = (page: Page, i: number) => page.locator(`#faq-${i + 1}-question`);
 const answer = (page: Page, i: number) => page.getByText(faq[i]!.answer);
@@ -46,15 +46,15 @@ test.describe("FAQ with JavaScript off", () => {
   });
 });
 
-test.describe("FAQ before and through hydration", () => {
-  test("before hydration it follows the same rules", async ({ page }) => {
+test.describe("FAQ with JavaScript on, before and after the island loads", () => {
+  test("before the island it follows the same rules", async ({ page }) => {
     await holdModules(page);
     await page.goto("/");
     await accordionRules(page);
     expect(await isHydrated(page)).toBe(false);
   });
 
-  test("every question is a level-3 heading before, through and after hydration", async ({ page }) => {
+  test("every question is a level-3 heading before, through and after the island loads", async ({ page }) => {
     const modules = await holdModules(page);
     await page.goto("/");
     const headings = () => page.locator("#faq").getByRole("heading", { level: 3 }).allTextContents();
@@ -62,11 +62,11 @@ test.describe("FAQ before and through hydration", () => {
     await startHydration(page);
     expect(await headings()).toEqual(faq.map((f) => f.question));
     await modules.release();
-    await expect.poll(() => isSettled(page)).toBe(true);
+    await expect.poll(() => isHydrated(page)).toBe(true);
     expect(await headings()).toEqual(faq.map((f) => f.question));
   });
 
-  test("hydration keeps the item the visitor opened and the focused question, and moves nothing", async ({ page }) => {
+  test("the island loading keeps the item the visitor opened and the focused question, and moves nothing", async ({ page }) => {
     const modules = await holdModules(page);
     await page.goto("/");
     await question(page, 4).click();
@@ -78,19 +78,19 @@ test.describe("FAQ before and through hydration", () => {
 
     await startHydration(page);
     await modules.release();
-    await expect.poll(() => isSettled(page)).toBe(true);
-    await expect(question(page, 4)).toHaveAttribute("aria-expanded", "true");
+    await expect.poll(() => isHydrated(page)).toBe(true);
+    await expect(page.locator("details:has(#faq-5-question)")).toHaveAttribute("open", "");
     await expect(question(page, 4)).toBeFocused();
     await expect(answer(page, 4)).toBeVisible();
     expect(await openAnswers(page)).toBe(1);
     expect(await page.locator("#faq").boundingBox()).toEqual(before);
     expect(await itemTops()).toEqual(topsBefore);
-    // And the Radix accordion follows the rules from there.
+    // And the accordion follows the rules from there.
     await question(page, 4).click();
     await expect(answer(page, 4)).toBeHidden();
   });
 
-  test("has no WCAG 2.2 AA violation with an answer open, before and after hydration (axe)", async ({ page }) => {
+  test("has no WCAG 2.2 AA violation with an answer open, before and after the island loads (axe)", async ({ page }) => {
     const modules = await holdModules(page);
     await page.goto("/");
     await question(page, 0).click();
@@ -98,7 +98,7 @@ test.describe("FAQ before and through hydration", () => {
     expect(before.violations.map((v) => v.id)).toEqual([]);
     await startHydration(page);
     await modules.release();
-    await expect.poll(() => isSettled(page)).toBe(true);
+    await expect.poll(() => isHydrated(page)).toBe(true);
     const after = await new AxeBuilder({ page }).include("#faq").withTags(WCAG).analyze();
     expect(after.violations.map((v) => v.id)).toEqual([]);
   });
@@ -131,13 +131,13 @@ test.describe("a visitor on a slow phone", () => {
     await page.addInitScript({
       content: `${WEB_VITALS};window.__cls=0;webVitals.onCLS((m)=>{window.__cls=m.value},{reportAllChanges:true});${recordShifts}recordShifts();`,
     });
-    // Slowed for the whole test: every step of it (the landing, hydration, scrolling) is what it checks.
+    // Slowed for the whole test: every step of it (the landing, the island, scrolling) is what it checks.
     await slowCpu(page, 4);
   }
   const cls = (page: Page) => page.evaluate(() => (window as unknown as { __cls: number }).__cls);
   /**
-   * Layout shifts once the HTML has been parsed (DOMContentLoaded): hydration, the FAQ's take-over
-   * and scrolling must cause none. While the parser still works through the HTML, a CPU slowed 4x
+   * Layout shifts once the HTML has been parsed (DOMContentLoaded): the island loading and scrolling
+   * must cause none. While the parser still works through the HTML, a CPU slowed 4x
    * paints what it has so far, and a box whose children have not arrived yet (the header's buttons)
    * can grow: those count in CLS as on a real slow phone, and are held to `WHILE_PARSING` below.
    */
@@ -175,13 +175,13 @@ test.describe("a visitor on a slow phone", () => {
   const shifts = (page: Page) => page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts.join("\n"));
 
   for (const anchor of ["", "#faq", "#contact", "#services", "#equipment"]) {
-    test(`landing on /${anchor}, hydrating and scrolling shifts nothing`, async ({ page }) => {
+    test(`landing on /${anchor}, loading the island and scrolling shifts nothing`, async ({ page }) => {
       await slowPhone(page);
       for (let run = 0; run < RUNS; run++) {
         await page.goto(`/?run=${run}${anchor}`, { waitUntil: "load" });
         await page.mouse.wheel(0, 600);
         await startHydration(page);
-        await expect.poll(() => isSettled(page), { timeout: 15_000 }).toBe(true);
+        await expect.poll(() => isHydrated(page), { timeout: 15_000 }).toBe(true);
         await page.waitForTimeout(300);
         await page.mouse.wheel(0, 900);
         await page.waitForTimeout(300);
@@ -190,17 +190,17 @@ test.describe("a visitor on a slow phone", () => {
     });
   }
 
-  test("a tap on a question as the first input opens it, and it stays open through hydration; after hydration too", async ({ page }) => {
+  test("a tap on a question as the first input opens it, and it stays open as the island loads; after it too", async ({ page }) => {
     await slowPhone(page);
     for (let run = 0; run < RUNS; run++) {
       await page.goto(`/?run=${run}#faq`, { waitUntil: "load" });
       await question(page, 2).tap();
       await expect(answer(page, 2)).toBeVisible();
       await startHydration(page);
-      await expect.poll(() => isSettled(page), { timeout: 15_000 }).toBe(true);
+      await expect.poll(() => isHydrated(page), { timeout: 15_000 }).toBe(true);
       await expect(answer(page, 2)).toBeVisible();
       expect(await openAnswers(page)).toBe(1);
-      // After hydration, the next tap moves the open item.
+      // After the island, the next tap moves the open item.
       await question(page, 5).tap();
       await expect(answer(page, 5)).toBeVisible();
       await expect(answer(page, 2)).toBeHidden();

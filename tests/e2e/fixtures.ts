@@ -5,7 +5,7 @@
  */
 import { test as base, expect, type ConsoleMessage, type Page, type Route } from "@playwright/test";
 import postgres from "postgres";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
+import { FORM_ATTRIBUTE, READY_ATTRIBUTE as HYDRATED_ATTRIBUTE } from "~/enquiry/form-layer.inline";
 import { startStack } from "../../scripts/local-stack/stack.mjs";
 
 export const STUDIO_EMAIL = "bookings@e2e.example";
@@ -108,34 +108,26 @@ export async function takeConsoleErrors(errors: string[], pattern: RegExp) {
   return taken;
 }
 
-/**
- * True once React has hydrated every part of the page and receives the visitor's input (until then it
- * is kept from React: app/hydration/guard-input-from-react.ts).
- */
+/** True once the booking form is React's island (app/enquiry/form-layer.inline.ts marks `<html>`). */
 export function isHydrated(page: Page) {
   return page.evaluate((attribute) => document.documentElement.hasAttribute(attribute), HYDRATED_ATTRIBUTE);
 }
 
 /**
- * The visitor starts on the booking form, which is what makes the home page hydrate (decision 016):
- * focus entering the form, sent as an event so that focus and scrolling stay where they are.
+ * The visitor starts on the booking form, which is what loads its island (decision 030): focus
+ * entering the form, sent as an event so that focus and scrolling stay where they are.
  */
 export async function startHydration(page: Page) {
-  await page.evaluate(() =>
-    document.querySelector("[data-hydrate-on-intent]")!.dispatchEvent(new FocusEvent("focusin", { bubbles: true })),
+  await page.evaluate(
+    (selector) => document.querySelector(selector)!.dispatchEvent(new FocusEvent("focusin", { bubbles: true })),
+    `form[${FORM_ATTRIBUTE}]`,
   );
 }
 
-/** Hydrated, and the FAQ taken over by the Radix accordion (it waits for a moment nobody touches it). */
-export async function isSettled(page: Page) {
-  return (await isHydrated(page)) && (await page.locator("#faq [data-orientation]").count()) > 0;
-}
-
-/** Starts hydration (startHydration), then waits until React has hydrated the page and the FAQ is Radix's. */
+/** Starts the island (startHydration), then waits until React has the booking form. */
 export async function hydrated(page: Page) {
   await startHydration(page);
   await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached" });
-  await page.waitForSelector("#faq [data-orientation] [data-state=closed]", { state: "attached" });
 }
 
 /** Holds the page's JavaScript modules back (a slow network), so it stays unhydrated until `release()`. */

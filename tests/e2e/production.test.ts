@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { amountsOf, contactForm, faq, money, packages, services, toasts } from "../../app/content";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
+import { READY_ATTRIBUTE as HYDRATED_ATTRIBUTE } from "~/enquiry/form-layer.inline";
 import { answeredWith, expect, expectsConsoleErrors, hydrated, test } from "./fixtures";
 
 /** The `'sha256-…'` CSP source of an inline script's text. */

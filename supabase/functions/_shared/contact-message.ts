@@ -31,6 +31,8 @@ export type FieldSpec = {
   readonly autocomplete: string;
   /** The control's type (an input's; a textarea has none). */
   readonly inputType: "text" | "email" | "tel";
+  /** A choice instead of text: the form shows a select of these, and nothing else is accepted. */
+  readonly options?: readonly string[];
 };
 
 /**
@@ -262,7 +264,9 @@ export function parseContactMessage(input: unknown): ParseResult {
   const fieldErrors: FieldErrors = {};
   const message = {} as ContactMessage;
 
-  for (const { name: field, label, required, limit, lines, inputType } of FIELDS) {
+  for (const spec of FIELDS as readonly FieldSpec[]) {
+    const { label, required, limit, lines, inputType, options } = spec;
+    const field = spec.name as ContactField;
     const raw = source[field];
     if (raw !== undefined && raw !== null && typeof raw !== "string") {
       fieldErrors[field] = `${label} must be text.`;
@@ -283,6 +287,8 @@ export function parseContactMessage(input: unknown): ParseResult {
       fieldErrors[field] = `${label} must be a single line.`;
     } else if ((singleLine ? SINGLE_LINE_CONTROL_CHARS : CONTROL_CHARS).test(value) || LONE_SURROGATE.test(value)) {
       fieldErrors[field] = `${label} contains characters that are not allowed.`;
+    } else if (options && !options.includes(value)) {
+      fieldErrors[field] = `${label} must be one of its choices.`;
     } else if (inputType === "email") {
       const normalized = normalizeEmail(value);
       if (normalized === null) fieldErrors[field] = "Enter a valid email address, like name@example.com.";

@@ -1,33 +1,29 @@
 /**
- * No input is lost or doubled at any moment of hydration (issue 19, decision 016). On a phone profile
- * slowed 4× or 8×, the visitor starts on the form (which starts hydration) and then, at a moment
- * drawn at random across the whole window from that start to the FAQ's take-over by Radix (measured
- * first on this machine, plus a margin), taps an FAQ question, the menu, Book Now, types into a field
- * or sends the form (the spec's toast, whatever the moment). A finger stays down between 40 and 400 ms, as people's taps do: an element that
- * is replaced while it is down loses the tap. Each must act exactly once, whatever the moment: the
- * answer open (one answer), the menu open, the contact section reached, every character typed once,
- * one enquiry stored. And none of it reaches React's listeners before every part has hydrated: React
- * would hydrate the part it lands on at once, inside the event, and the visitor would wait for that.
+ * No input is lost or doubled at any moment of the island's loading (decision 030). On a phone profile
+ * slowed 4× or 8×, the visitor starts on the form (which loads the island) and then, at a moment drawn
+ * at random across the whole window from that start to the island having the form (measured first on
+ * this machine, plus a margin), taps an FAQ question, the menu, Book Now, types into a field or sends
+ * the form (the spec's toast, whatever the moment). A finger stays down between 40 and 400 ms, as
+ * people's taps do. Each must act exactly once, whatever the moment: the answer open (one answer), the
+ * menu open, the contact section reached, every character typed once, one enquiry stored.
  */
 import type { Page } from "@playwright/test";
 import fc from "fast-check";
-import { faq, toasts } from "../../app/content";
-import { GUARDED_EVENTS, HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { expect, isSettled, slowCpu, startHydration, test } from "./fixtures";
+import { faq, toasts } from "~/content";
+import { expect, isHydrated, slowCpu, startHydration, test } from "./fixtures";
 
 const CONTROLS = ["faq", "menu", "book-now", "field", "submit"] as const;
 type Control = (typeof CONTROLS)[number];
-// Narrow them to look at one case: HYDRATION_WINDOW_RUNS=40 HYDRATION_WINDOW_CONTROLS=faq npx playwright test hydration-window
+// Narrow them to look at one case: ISLAND_WINDOW_RUNS=40 ISLAND_WINDOW_CONTROLS=faq npx playwright test island-window
 // In npm test each control acts once, at a profile and a moment drawn anew on every run (so both profiles
 // and the whole window are covered across runs, every control in each; a failure prints its seed to
-// replay it). Each control once per profile (2026-11-26 morning) cost twice as much: a slowed page keeps
-// a core busy (slowCpu), and this was the browser suite's largest file (docs/decisions/015).
-const RUNS_PER_CONTROL = Number(process.env.HYDRATION_WINDOW_RUNS ?? 1);
-const SWEPT = (process.env.HYDRATION_WINDOW_CONTROLS?.split(",") as Control[] | undefined) ?? CONTROLS;
-/** The phone profiles: CPU slowed 4× (issue 34's phone) and 8×. */
+// replay it). A slowed page keeps a core busy (slowCpu): once per control keeps this file's cost down.
+const RUNS_PER_CONTROL = Number(process.env.ISLAND_WINDOW_RUNS ?? 1);
+const SWEPT = (process.env.ISLAND_WINDOW_CONTROLS?.split(",") as Control[] | undefined) ?? CONTROLS;
+/** The phone profiles: CPU slowed 4× (a mid-range phone) and 8×. */
 const PROFILES = [4, 8] as const;
 
-test.describe("input across the hydration window, on a slow phone", () => {
+test.describe("input across the island's loading, on a slow phone", () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) > 400, "phones: the 360 px project");
   test.setTimeout(240_000);
 
@@ -38,31 +34,30 @@ test.describe("input across the hydration window, on a slow phone", () => {
   }) => {
     let visit = 0;
     /**
-     * A fresh phone tab on the page, loaded and still, then slowed: hydration starts at t = 0 (the visitor
+     * A fresh phone tab on the page, loaded and still, then slowed: the island starts loading at t = 0 (the visitor
      * starts on the form), and the window swept is from there. The load before it is not what this test
      * is about, and a slowed page keeps a core busy (slowCpu).
      */
     const open = async (cpu: number, hash = "") => {
       const context = await browser.newContext({ viewport: { width: 360, height: 780 }, hasTouch: true, isMobile: true, baseURL });
       const page = await context.newPage();
-      await page.addInitScript(recordInputReachingReactEarly, { held: [...GUARDED_EVENTS], attribute: HYDRATED_ATTRIBUTE });
       await page.goto(`/?visit=${cpu}-${visit++}${hash}`, { waitUntil: "load" });
       await stillness(page);
       const fullSpeed = await slowCpu(page, cpu);
       return { page, context, fullSpeed };
     };
 
-    /** The window on this machine at a profile, measured the first time it is drawn: from the start of hydration to the FAQ's take-over. */
+    /** The window on this machine at a profile, measured the first time it is drawn: from the first intent to the island having the form. */
     const windows = new Map<number, number>();
     const windowAt = async (cpu: number) => {
       if (!windows.has(cpu)) {
         const calibration = await open(cpu, "#faq");
         const started = Date.now();
         await startHydration(calibration.page);
-        await expect.poll(() => isSettled(calibration.page), { timeout: 30_000, intervals: [20] }).toBe(true);
+        await expect.poll(() => isHydrated(calibration.page), { timeout: 30_000, intervals: [20] }).toBe(true);
         windows.set(cpu, Date.now() - started);
         await calibration.context.close();
-        test.info().annotations.push({ type: "hydration window", description: `CPU ×${cpu}: ${windows.get(cpu)} ms` });
+        test.info().annotations.push({ type: "island window", description: `CPU ×${cpu}: ${windows.get(cpu)} ms` });
       }
       return windows.get(cpu)!;
     };
@@ -79,8 +74,6 @@ test.describe("input across the hydration window, on a slow phone", () => {
             const { page, context, fullSpeed } = await open(cpu, control === "faq" ? "#faq" : "");
             try {
               await act(page, control, atMs, pressMs, { db: stack.db, fullSpeed });
-              const early = await page.evaluate(() => (window as unknown as { __reachedReactEarly: string[] }).__reachedReactEarly);
-              expect(early, `${control} at ${atMs} ms on CPU ×${cpu}: input that reached React before the page had hydrated`).toEqual([]);
             } finally {
               await context.close();
             }
@@ -93,26 +86,6 @@ test.describe("input across the hydration window, on a slow phone", () => {
 });
 
 let sent = 0;
-
-/**
- * Records every input event that reaches a listener on the document (where React listens, as the page
- * hydrates the whole document) before the page marks itself hydrated. An init script: self-contained.
- */
-function recordInputReachingReactEarly({ held, attribute }: { held: string[]; attribute: string }) {
-  const early: string[] = [];
-  (window as unknown as { __reachedReactEarly: string[] }).__reachedReactEarly = early;
-  const add = EventTarget.prototype.addEventListener;
-  EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, listener, options) {
-    if (this === document && held.includes(type) && typeof listener === "function") {
-      const original = listener;
-      listener = function (this: unknown, event: Event) {
-        if (!document.documentElement.hasAttribute(attribute)) early.push(type);
-        return original.call(this, event);
-      };
-    }
-    return add.call(this, type, listener, options);
-  };
-}
 
 /**
  * A finger on the middle of what `selector` shows now, for `pressMs`, then lifted (the browser makes
@@ -165,7 +138,7 @@ function stillness(page: Page) {
 }
 
 /**
- * Starts hydration, does `control` `atMs` later, waits until everything has settled, gives the page its
+ * Starts the island, does `control` `atMs` later, waits until everything has settled, gives the page its
  * full speed back, and checks the outcome.
  */
 async function act(
@@ -177,7 +150,7 @@ async function act(
 ) {
   const title = `Window ${Date.now().toString(36)}-${sent++}`;
   if (control === "submit") {
-    // Filling the form is what starts hydration for this visitor: it is t = 0.
+    // Filling the form is what starts the island for this visitor: it is t = 0.
     const form = page.locator("#contact form");
     await form.getByLabel("Name").fill("Grace Hopper");
     await form.getByLabel("Email").fill(`grace-${title.replaceAll(" ", "-").toLowerCase()}@example.com`);
@@ -190,23 +163,22 @@ async function act(
   switch (control) {
     case "faq": {
       await tap(page, "#faq-3-question", pressMs);
-      await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => isHydrated(page), { timeout: 30_000 }).toBe(true);
       await fullSpeed();
       await expect(page.getByText(faq[2]!.answer), where).toBeVisible();
-      await expect(page.locator("#faq-3-question"), where).toHaveAttribute("aria-expanded", "true");
-      expect(await page.locator("#faq [aria-expanded=true]").count(), where).toBe(1);
+      expect(await page.locator("#faq details[open]").count(), where).toBe(1);
       break;
     }
     case "menu": {
       await tap(page, "header summary", pressMs);
-      await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => isHydrated(page), { timeout: 30_000 }).toBe(true);
       await fullSpeed();
       await expect(page.locator("header details"), where).toHaveAttribute("open", "");
       break;
     }
     case "book-now": {
       await tap(page, "header a[href='#contact']:not(nav *)", pressMs);
-      await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => isHydrated(page), { timeout: 30_000 }).toBe(true);
       await fullSpeed();
       await expect(page, where).toHaveURL(/#contact$/);
       await expect
@@ -218,14 +190,14 @@ async function act(
       const field = page.locator("#contact form").getByLabel("Project Title");
       await tap(page, "#contact form [name=projectTitle]", pressMs);
       await page.keyboard.type("Debut EP", { delay: 40 });
-      await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => isHydrated(page), { timeout: 30_000 }).toBe(true);
       await fullSpeed();
       await expect(field, where).toHaveValue("Debut EP");
       break;
     }
     case "submit": {
       await tap(page, "#contact form button[type=submit]", pressMs);
-      // Sent once, by the browser, whatever the moment (decision 019): the toast, not the no-JavaScript post's notice.
+      // Sent once, by the browser, whatever the moment (decision 030): the toast, not the no-JavaScript post's notice.
       await expect(page.locator("[data-tone=success]"), where).toContainText(toasts.success.title, { timeout: 20_000 });
       await fullSpeed();
       await expect

@@ -1,12 +1,12 @@
 /**
- * The home page hydrates when the visitor starts on the booking form, and only then
- * (docs/decisions/008 and 016): the first view fetches no JavaScript modules, reading, scrolling, the
- * menu, Book Now and the FAQ never fetch them, and the page works before, during and without them.
+ * The booking form's island loads when the visitor starts on the form, and only then (decision 030):
+ * the first view fetches no JavaScript modules and carries no framework, reading, scrolling, the menu,
+ * Book Now and the FAQ never fetch them, and the page works before, during and without them.
  */
 import type { Page, Route } from "@playwright/test";
-import { contactForm, faq, toasts } from "../../app/content";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
-import { expect, expectsConsoleErrors, isHydrated, isSettled, slowCpu, test } from "./fixtures";
+import { contactForm, faq, toasts } from "~/content";
+import { READY_ATTRIBUTE } from "~/enquiry/form-layer.inline";
+import { expect, expectsConsoleErrors, isHydrated, slowCpu, test } from "./fixtures";
 
 /** Tab, as a keyboard visitor does, from the top of the page until focus is in the booking form. */
 async function tabIntoForm(page: Page) {
@@ -25,13 +25,18 @@ const moduleRequests = (page: Page) => {
   return seen;
 };
 
-test.describe("hydration when the visitor starts on the form", () => {
-  test("the first view fetches no JavaScript modules; the FAQ is the native accordion, closed", async ({ page }) => {
+test.describe("the island when the visitor starts on the form", () => {
+  test("the first view fetches no JavaScript modules and carries no framework; the FAQ is the native accordion, closed", async ({
+    page,
+  }) => {
     const modules = moduleRequests(page);
     await page.goto("/", { waitUntil: "load" });
     await page.waitForTimeout(1000); // idle, as a visitor reading the hero would be
     expect(modules).toEqual([]);
     expect(await isHydrated(page)).toBe(false);
+    // No router, no route modules, no framework context: the page is HTML.
+    expect(await page.evaluate(() => "__remixContext" in window || "__remixManifest" in window)).toBe(false);
+    await expect(page.locator("link[rel=modulepreload], script[type=module]")).toHaveCount(0);
     await expect(page.locator("#faq details[name=faq]")).toHaveCount(faq.length);
     await expect(page.getByText(faq[0]!.answer)).toBeAttached();
     await expect(page.getByText(faq[0]!.answer)).toBeHidden();
@@ -71,7 +76,7 @@ test.describe("hydration when the visitor starts on the form", () => {
       ["Tab from the page above", (page: Page) => tabIntoForm(page)],
       ["a focus by script (autofill, a screen reader)", (page: Page) => page.locator("#contact form").getByLabel("Name").focus()],
     ] as const) {
-      test(`${hand}: the field is in view at once, with no slide of the page to wait for (only a focused link slides it), and the page hydrates`, async ({
+      test(`${hand}: the field is in view at once, with no slide of the page to wait for (only a focused link slides it), and the island loads`, async ({
         page,
       }) => {
         await page.goto("/", { waitUntil: "load" });
@@ -107,15 +112,17 @@ test.describe("hydration when the visitor starts on the form", () => {
         },
       ],
     ] as const) {
-      test(`${intent} in the form loads the modules and hydrates; the FAQ becomes Radix's accordion`, async ({ page }) => {
+      test(`${intent} in the form loads the island's modules only, and React has the form; the FAQ stays the native accordion`, async ({
+        page,
+      }) => {
         const modules = moduleRequests(page);
         await page.goto("/", { waitUntil: "load" });
         await act(page);
-        await expect.poll(() => isSettled(page)).toBe(true);
+        await expect.poll(() => isHydrated(page)).toBe(true);
         expect(modules.length).toBeGreaterThan(0);
-        // The DOM is as React rendered it: nothing deferred is left behind.
-        await expect(page.locator("link[data-deferred-rel], script[type='text/x-deferred-module']")).toHaveCount(0);
-        await expect(page.locator("#faq button[aria-expanded=true]")).toHaveCount(0);
+        // The client entry and the library chunks it imports: no route module, no router.
+        expect(modules.filter((url) => !/\/build\/(entry\.client-|_shared\/)/.test(url))).toEqual([]);
+        await expect(page.locator("#faq details[name=faq]")).toHaveCount(faq.length);
         await expect(page.getByText(faq[0]!.answer)).toBeHidden();
       });
     }
@@ -145,36 +152,34 @@ test.describe("hydration when the visitor starts on the form", () => {
       expect(rows).toEqual([{ name: "Grace Hopper", email: `grace-${t}@example.com` }]);
     });
 
-    test("in-page links followed while the page hydrates keep what was typed, the open answer and focus", async ({ page }) => {
-      // A slow phone, so the parts of the page stay unhydrated for a while after React starts.
+    test("in-page links followed while the island loads keep what was typed, the open answer and focus", async ({ page }) => {
+      // A slow phone, so the island takes a while to load and hydrate.
       const fullSpeed = await slowCpu(page, 8);
-      // From the moment React's router runs until the page has hydrated, the address's fragment keeps
-      // changing, as Book Now, the menu's links or a screen reader's link activation change it (their
-      // clicks stay with the plain HTML then, but the browser still follows them).
+      // Until the island has the form, the address's fragment keeps changing, as Book Now, the menu's
+      // links or a screen reader's link activation change it.
       await page.addInitScript((attribute) => {
         let next = 0;
         const jump = () => {
           if (document.documentElement?.hasAttribute(attribute)) return;
-          // What the browser does for Back between fragments (without moving focus, as a tap on a link
-          // could): a new address, then popstate.
-          if ((window as unknown as { __remixRouter?: unknown }).__remixRouter) {
+          // What the browser does for Back between fragments (without moving focus): a new address, then popstate.
+          if (document.readyState !== "loading") {
             history.pushState(null, "", ["#contact", "#faq", "#services"][next++ % 3]);
             dispatchEvent(new PopStateEvent("popstate"));
           }
           setTimeout(jump, 15);
         };
         jump();
-      }, HYDRATED_ATTRIBUTE);
+      }, READY_ATTRIBUTE);
       await page.goto("/");
       await page.locator("#faq-2-question").click();
       const name = page.locator("#contact form").getByLabel("Name");
       await name.click();
       await page.keyboard.type("Alice", { delay: 50 });
-      await expect.poll(() => isSettled(page), { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => isHydrated(page), { timeout: 30_000 }).toBe(true);
       await fullSpeed();
       await expect(name).toHaveValue("Alice");
       await expect(name).toBeFocused();
-      await expect(page.locator("#faq-2-question")).toHaveAttribute("aria-expanded", "true");
+      await expect(page.locator("details:has(#faq-2-question)")).toHaveAttribute("open", "");
       expect(await page.evaluate(() => location.hash)).toMatch(/^#(contact|faq|services)$/);
     });
 

@@ -1,5 +1,5 @@
 /**
- * Send, then leave the page at once, then Back (issue 34, decisions 026 and 029): the enquiry is stored
+ * Send, then leave the page at once, then Back (decisions 029 and 030): the enquiry is stored
  * once or not at all, the visitor lands where they went, and the page says which: the success toast
  * (a Send that was on its way goes again with its key and is stored once), or the form as it was,
  * enabled, with every value, for a Send that never left the page; never a frozen "Sending...", an
@@ -9,7 +9,7 @@
  * the engines' journey (tests/engines/journey.ts).
  */
 import type { Page } from "@playwright/test";
-import { contactForm, toasts } from "../../app/content";
+import { contactForm, toasts } from "~/content";
 import { expect, holdModules, hydrated, isHydrated, test, type Stack } from "./fixtures";
 
 let seq = 0;
@@ -34,13 +34,13 @@ const read = (page: Page) =>
 test.describe("Send, then leaving the page at once", () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) > 400, "the booking flow does not depend on the width: the 360 px project");
 
-  test("before hydration: Back shows the form as it was, enabled, every value; it never posts later; a Send then stores it once", async ({
+  test("before the island is ready: Back shows the form as it was, enabled, every value; it never posts later; a Send then stores it once", async ({
     page,
     stack,
   }) => {
     const t = `before-${Date.now().toString(36)}${seq++}`;
-    // The scripts are held back until the visitor has left, so the Send is still waiting for React then
-    // (a fixed delay was not enough on a busy machine: the page hydrated first).
+    // The scripts are held back until the visitor has left, so the Send is still waiting for the island then
+    // (a fixed delay was not enough on a busy machine: the island came first).
     const modules = await holdModules(page);
     await page.goto("/");
     await page.waitForTimeout(250);
@@ -55,7 +55,7 @@ test.describe("Send, then leaving the page at once", () => {
     await expect.poll(() => read(page)).toEqual(values);
     await expect(form.getByRole("button", { name: contactForm.submit })).toBeEnabled();
     await expect(form.getByLabel("Project Title")).toBeEditable();
-    // Longer than the early Send's wait for React: nothing posts the page from under the visitor.
+    // Longer than the early Send's wait for the island: nothing posts the page from under the visitor.
     await page.waitForTimeout(13_000);
     await expect(page).toHaveURL(/\/$/);
     expect(await stored(stack, values.projectTitle)).toBe(0);
@@ -65,7 +65,7 @@ test.describe("Send, then leaving the page at once", () => {
     await expect.poll(() => stored(stack, values.projectTitle)).toBe(1);
   });
 
-  test("after hydration, the call on its way: Back finishes the Send with the same key, and shows the success toast: stored once", async ({
+  test("after the island is ready, the call on its way: Back finishes the Send with the same key, and shows the success toast: stored once", async ({
     page,
     stack,
   }) => {
@@ -104,9 +104,9 @@ test.describe("Send, then leaving the page at once", () => {
 
   // The success came, and the visitor left for another site before its toast was seen to its end.
   for (const [moment, leaveAfterMs] of [
-    ["before hydration", 50],
-    ["after hydration", 50],
-    ["after hydration", 200],
+    ["before the island is ready", 50],
+    ["after the island is ready", 50],
+    ["after the island is ready", 200],
   ] as const) {
     test(`${moment}, stored, another site ${leaveAfterMs} ms after the success: Back shows the success toast again, and sends nothing`, async ({
       page,
@@ -119,7 +119,7 @@ test.describe("Send, then leaving the page at once", () => {
         (request) => request.method() === "POST" && request.url().includes("send-contact-email") && posts.push(request.url()),
       );
       await page.goto("/");
-      if (moment === "after hydration") await hydrated(page);
+      if (moment === "after the island is ready") await hydrated(page);
       const { form, values } = await fill(page, t);
       await form.getByRole("button", { name: contactForm.submit }).click();
       await expect(page.locator("[data-tone=success]")).toContainText(toasts.success.title);

@@ -1,32 +1,32 @@
 /**
- * Send keeps the spec's states at any moment after the first paint (issue 25, decision 019): whether
- * the click lands before the page's scripts are asked for, while they download, while React hydrates
+ * Send keeps the spec's states at any moment after the first paint (decision 030): whether the click
+ * lands before the island's modules are asked for, while they download, while React hydrates the island
  * or after, the button reads "Sending..." and is disabled one frame later, and the outcome is the
  * spec's: the success toast and a cleared form, the failure toast with the values kept (the function
  * stopped), or the missing-field toast with no call. The document is never reloaded.
  */
 import type { Page, Route } from "@playwright/test";
-import { contactForm, toasts } from "../../app/content";
-import { HYDRATED_ATTRIBUTE } from "../../app/hydration/guard-input-from-react";
+import { contactForm, toasts } from "~/content";
+import { LAYER_GLOBAL, READY_ATTRIBUTE as HYDRATED_ATTRIBUTE } from "~/enquiry/form-layer.inline";
 import { expect, expectsConsoleErrors, slowCpu, takeConsoleErrors, test } from "./fixtures";
 
-const MOMENTS = ["before the scripts are asked for", "while the scripts download", "while React hydrates", "after hydration"] as const;
+const MOMENTS = ["before the scripts are asked for", "while the scripts download", "while React hydrates", "after the island is ready"] as const;
 type Moment = (typeof MOMENTS)[number];
 type Outcome = "success" | "failure" | "missing field" | "invisible field";
 
 let seq = 0;
 
 /** What the page saw: the button one frame after each Send, whether React had the page then, and calls made. */
-function recordSends({ hydrated }: { hydrated: string }) {
+function recordSends({ hydrated, layer }: { hydrated: string; layer: string }) {
   type Send = { text: string; disabled: boolean; hydrated: boolean; reactRunning: boolean };
-  const page = window as unknown as { __seen: { sends: Send[] }; __remixRouter?: unknown; __pressWhenReactRuns?: () => void };
+  const page = window as unknown as { __seen: { sends: Send[] }; __reactRunning?: boolean; __pressWhenReactRuns?: () => void };
   const seen = (page.__seen = { sends: [] as Send[] });
   addEventListener(
     "submit",
     (event) => {
       const button = (event.target as HTMLFormElement).querySelector("button[type=submit]")!;
       const wasHydrated = document.documentElement.hasAttribute(hydrated);
-      const reactRunning = !!page.__remixRouter;
+      const reactRunning = !!page.__reactRunning;
       requestAnimationFrame(() =>
         seen.sends.push({
           text: button.textContent ?? "",
@@ -38,13 +38,20 @@ function recordSends({ hydrated }: { hydrated: string }) {
     },
     true,
   );
-  // RemixBrowser makes its router in its first render, which is React's hydration under way: a Send
-  // asked for then is pressed in the next task, between two of React's slices.
-  Object.defineProperty(window, "__remixRouter", {
+  // The island asks the page's layer whether a Send waits in its first render, which is React's
+  // hydration under way: a Send asked for then is pressed in the next task, before React commits.
+  Object.defineProperty(window, layer, {
     configurable: true,
-    set(router: unknown) {
-      Object.defineProperty(window, "__remixRouter", { value: router, writable: true, configurable: true });
-      if (page.__pressWhenReactRuns) setTimeout(page.__pressWhenReactRuns, 0);
+    set(offer: { sending(): boolean }) {
+      const sending = offer.sending;
+      offer.sending = () => {
+        if (!page.__reactRunning) {
+          page.__reactRunning = true;
+          if (page.__pressWhenReactRuns) setTimeout(page.__pressWhenReactRuns, 0);
+        }
+        return sending();
+      };
+      Object.defineProperty(window, layer, { value: offer, writable: true, configurable: true });
     },
   });
 }
@@ -57,7 +64,7 @@ async function reach(page: Page, moment: Moment, values: Record<string, string>)
   const held: Route[] = [];
   let holding = moment === "while the scripts download" || moment === "while React hydrates";
   await page.route(/\/build\/.*\.js$/, (route) => (holding ? void held.push(route) : route.fallback()));
-  await page.addInitScript(recordSends, { hydrated: HYDRATED_ATTRIBUTE });
+  await page.addInitScript(recordSends, { hydrated: HYDRATED_ATTRIBUTE, layer: LAYER_GLOBAL });
   await page.goto("/#contact", { waitUntil: "load" });
   const form = page.locator("#contact form");
   if (moment === "before the scripts are asked for") {
@@ -80,12 +87,12 @@ async function reach(page: Page, moment: Moment, values: Record<string, string>)
     await form.evaluate((el: HTMLFormElement) => {
       (window as unknown as { __pressWhenReactRuns: () => void }).__pressWhenReactRuns = () => el.requestSubmit();
     });
-    // A slow phone from here (slowCpu): React's slices are far apart.
+    // A slow phone from here (slowCpu): the island takes a while to hydrate.
     const slowed = await slowCpu(page, 4);
     await release();
     return { release: null, fullSpeed: slowed };
   }
-  if (moment === "after hydration") await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached", timeout: 20_000 });
+  if (moment === "after the island is ready") await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached", timeout: 20_000 });
   return { release, fullSpeed: async () => {} };
 }
 
@@ -145,7 +152,7 @@ async function expectOutcome(page: Page, moment: Moment, outcome: Outcome, sent:
   if (outcome === "missing field") expect(first!.text, where).toBe(contactForm.submit);
   else if (outcome === "invisible field") expect([contactForm.submit, contactForm.sending], where).toContain(first!.text);
   else expect(first, `${where}: the button one frame after the click`).toMatchObject({ text: contactForm.sending, disabled: true });
-  expect(first!.hydrated, `${where}: React had the page already`).toBe(moment === "after hydration");
+  expect(first!.hydrated, `${where}: React had the form already`).toBe(moment === "after the island is ready");
   if (moment === "while React hydrates") expect(first!.reactRunning, `${where}: React was not running yet`).toBe(true);
   if (moment.startsWith("before") || moment.startsWith("while the scripts")) expect(first!.reactRunning, where).toBe(false);
   expect(await page.evaluate(() => performance.timeOrigin), `${where}: the document was reloaded`).toBe(sent.timeOrigin);
@@ -169,7 +176,7 @@ async function phone(browser: import("@playwright/test").Browser, baseURL: strin
   return { context, page, errors };
 }
 
-test.describe("Send at any moment of hydration, with JavaScript on", () => {
+test.describe("Send at any moment of the island's loading, with JavaScript on", () => {
   test.skip(({ viewport }) => (viewport?.width ?? 0) > 400, "each moment opens a phone tab of its own: the 360 px project");
   test.setTimeout(120_000);
 
@@ -248,7 +255,7 @@ test.describe("Send at any moment of hydration, with JavaScript on", () => {
   }
 
   test(
-    "if the scripts cannot run, a Send before hydration posts the form without JavaScript: the enquiry arrives",
+    "if the island cannot load, a Send before it posts the form without JavaScript: the enquiry arrives",
     expectsConsoleErrors(/ERR_INTERNET_DISCONNECTED/),
     async ({ page, stack }) => {
       await page.route(/\/build\/.*\.js$/, (route) => route.abort("internetdisconnected"));
@@ -264,37 +271,4 @@ test.describe("Send at any moment of hydration, with JavaScript on", () => {
       expect(await stack.db`select 1 from contact_enquiries where project_title = ${`Scripts blocked ${t}`}`).toHaveLength(1);
     },
   );
-
-  test("a react-dom of another version at run time (a broken assumption): no input guard, React hydrates as by default, Send still ends in the toast", async ({
-    browser,
-    baseURL,
-    stack,
-  }) => {
-    for (const moment of ["while the scripts download", "after hydration"] as const) {
-      const { context, page, errors } = await phone(browser, baseURL);
-      const warnings: string[] = [];
-      page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
-      try {
-        // The shared chunk that carries react-dom reports another version (framework-assumptions.ts, REACT_DOM_LINE).
-        await page.route(/\/build\/_shared\/.*\.js$/, async (route) => {
-          const response = await route.fetch();
-          const body = (await response.text()).replaceAll('"18.3.1', '"19.0.0');
-          await route.fulfill({ response, body });
-        });
-        await page.waitForTimeout(250);
-        const sent = await pressSend(page, moment, "success");
-        await expectOutcome(page, moment, "success", sent);
-        expect(
-          warnings.some((w) => w.includes("react-dom 19.0.0")),
-          `${moment}: the fallback said why`,
-        ).toBe(true);
-        await expect
-          .poll(async () => (await stack.db`select id from contact_enquiries where project_title = ${sent.values.projectTitle}`).length)
-          .toBe(1);
-        expect(errors, `${moment}: console errors`).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    }
-  });
 });
