@@ -1,5 +1,5 @@
 // @vitest-environment node
-// Rendered as the server renders it (no DOM), where Radix behaves as it does in production.
+// Rendered as the server renders it (no DOM): the page's HTML, which no script takes over (decision 030).
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { faq } from "~/content";
@@ -8,7 +8,7 @@ import { Faq } from "./Faq";
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/'/g, "&#x27;");
 
 describe("FAQ on the server", () => {
-  it("holds all twelve answers in the HTML, so the page reads without JavaScript", () => {
+  it("holds every question and answer in the HTML, so the page reads without JavaScript", () => {
     const html = renderToString(<Faq />);
     for (const item of faq) {
       expect(html).toContain(escape(item.question));

@@ -31,16 +31,16 @@ export function HomePage({ studio, publicEnv, outcome }: HomePageProps) {
       <a href="#main" className={skipLink}>
         Skip to content
       </a>
-        <Header studioName={studio.name} />
+      <Header studioName={studio.name} />
       <main id="main">
-          <Hero studioName={studio.name} />
-          <Services />
-          <Equipment />
-          <Gallery />
-          <ContactSection studio={studio} publicEnv={publicEnv} outcome={outcome} />
-          <Faq />
+        <Hero studioName={studio.name} />
+        <Services />
+        <Equipment />
+        <Gallery />
+        <ContactSection studio={studio} publicEnv={publicEnv} outcome={outcome} />
+        <Faq />
       </main>
-        <Footer studioName={studio.name} email={studio.email} />
+      <Footer studioName={studio.name} email={studio.email} />
     </>
   );
 }

@@ -1,15 +1,28 @@
 // The form draws its fields from the contract's entries alone (docs/decisions/022): a new entry shows up
-// in its place, optional or required, one line or many, with its type and autocomplete, and no edit here.
-import { render, screen } from "@testing-library/react";
+// in its place, optional or required, one line or many or a choice, with its type and autocomplete, and no edit here.
+import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type * as Contract from "#shared/contact-message.ts";
+import type { FieldSpec } from "#shared/contact-message.ts";
 import { FIELDS } from "#shared/contact-message.ts";
+import { contactForm, toasts } from "~/content";
+import { ToastViewport } from "~/toasts/Toasts";
 import { ContactForm } from "./ContactForm";
 
 // Hoisted with the mocks that use it.
 const EXTRA = vi.hoisted(() => [
   { name: "phone", label: "Phone", required: false, limit: 30, lines: "one", autocomplete: "tel", inputType: "tel" },
   { name: "budget", label: "Budget", required: true, limit: 50, lines: "many", autocomplete: "off", inputType: "text" },
+  {
+    name: "room",
+    label: "Room",
+    required: false,
+    limit: 40,
+    lines: "one",
+    autocomplete: "off",
+    inputType: "text",
+    options: ["Live room", "Vocal booth"],
+  },
 ]);
 
 // The contract with two entries added after the address (its derived lists made again from FIELDS).
@@ -32,18 +45,20 @@ vi.mock("~/content", async (importOriginal) => {
     ...real,
     contactForm: {
       ...real.contactForm,
-      labels: { ...real.contactForm.labels, phone: "Phone", budget: "Budget" },
-      placeholders: { ...real.contactForm.placeholders, phone: "+1 416 555 0100", budget: "About" },
+      labels: { ...real.contactForm.labels, phone: "Phone", budget: "Budget", room: "Room" },
+      placeholders: { ...real.contactForm.placeholders, phone: "+1 416 555 0100", budget: "About", room: "Choose a room" },
     },
   };
 });
 vi.mock("./send.client", () => ({ preloadSupabase: vi.fn(() => Promise.resolve()), sendEnquiry: vi.fn() }));
+const { sendEnquiry } = await import("./send.client");
+const props = { studioEmail: "studio@example.com", publicEnv: { supabaseUrl: "http://127.0.0.1:1", supabaseAnonKey: "k" } };
 
 describe("the form's fields", () => {
   it("are the contract's entries, in their order, each as its entry says", () => {
-    render(<ContactForm studioEmail="studio@example.com" publicEnv={{ supabaseUrl: "http://127.0.0.1:1", supabaseAnonKey: "k" }} />);
+    render(<ContactForm {...props} />);
     const names = [...document.querySelectorAll<HTMLInputElement>("form [name]")].map((c) => c.name).filter((n) => n !== "website");
-    expect(names).toEqual(["name", "email", "phone", "budget", "projectTitle", "projectDetails"]);
+    expect(names).toEqual(FIELDS.map((f) => f.name));
     const phone = screen.getByLabelText(/^Phone/);
     expect(phone).not.toBeRequired();
     expect(phone).toHaveAttribute("type", "tel");
@@ -55,5 +70,40 @@ describe("the form's fields", () => {
     for (const { name, autocomplete } of FIELDS)
       expect(document.querySelector(`form [name="${name}"]`), name).toHaveAttribute("autocomplete", autocomplete);
     expect(screen.getByLabelText(/^Project Details/)).not.toBeRequired();
+  });
+
+  it("shows an entry with options as a select of them, sends the one chosen (read with FormData), and empties it after success", async () => {
+    vi.mocked(sendEnquiry).mockResolvedValue({ outcome: { status: "ok", id: "1" } } as never);
+    render(
+      <>
+        <ContactForm {...props} />
+        <ToastViewport />
+      </>,
+    );
+    // The entry with options, as the (mocked) contract holds it; its label and placeholder as the content has them.
+    const choice = (FIELDS as readonly FieldSpec[]).find((f) => f.options)! as FieldSpec & { options: readonly string[] };
+    const text = (texts: object) => (texts as Record<string, string>)[choice.name];
+    const select = screen.getByLabelText(new RegExp(`^${text(contactForm.labels)}`));
+    expect(select.tagName).toBe("SELECT");
+    expect(select).not.toBeRequired();
+    expect([...(select as HTMLSelectElement).options].map((o) => o.textContent)).toEqual([
+      text(contactForm.placeholders),
+      ...choice.options,
+    ]);
+    expect(select).toHaveValue("");
+    for (const { name, required } of FIELDS)
+      if (required)
+        fireEvent.change(document.querySelector(`form [name="${name}"]`)!, {
+          target: { value: name === "email" ? "ada@example.com" : "Ada" },
+        });
+    fireEvent.change(select, { target: { value: choice.options.at(-1) } });
+    fireEvent.submit(select.closest("form")!);
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    expect(vi.mocked(sendEnquiry).mock.calls[0]![1]).toMatchObject({ [choice.name]: choice.options.at(-1) });
+    expect(select).toHaveValue("");
+    expect(
+      [...(select as HTMLSelectElement).options].map((o) => o.defaultSelected),
+      "Back brings no choice back",
+    ).toEqual([true, ...choice.options.map(() => false)]);
   });
 });

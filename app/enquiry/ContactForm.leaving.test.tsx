@@ -4,8 +4,9 @@ import toast from "react-hot-toast";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { toasts } from "~/content";
 import { ToastViewport } from "~/toasts/Toasts";
-import { ATTEMPT_STORAGE_KEY, RESUME_GLOBAL } from "./attempt-record";
+import { ATTEMPT_STORAGE_KEY } from "./attempt-record";
 import { ContactForm } from "./ContactForm";
+import { formLayer, formLayerSource, type LayerConfig } from "./form-layer.inline";
 import type { SendMeta } from "./send.client";
 
 vi.mock("./send.client", () => ({
@@ -38,12 +39,20 @@ function fillAndSend(projectTitle = "Debut EP") {
   fill(projectTitle);
   fireEvent.submit(screen.getByRole("button", { name: "Send Message" }).closest("form")!);
 }
+/** The config and blank check as the page's script carries them (formLayerSource's output, the layer replaced). */
+function pageConfig(island: LayerConfig["island"]) {
+  let taken: [LayerConfig, (value: string) => boolean] | undefined;
+  const source = formLayerSource(island).replace(formLayer.toString(), "take");
+  new Function("take", source)((...args: typeof taken & unknown[]) => (taken = args));
+  return taken!;
+}
 /**
- * A new copy of the page, come back through history: the server's HTML, into which the draft script
- * has put the values back and, with the last Send unfinished, said so (form-draft.inline.ts);
- * then React hydrates it, as on the site.
+ * A new copy of the page, come back through history: the server's HTML, into which the browser (or the
+ * draft) has put the values back, with the page's inline layer, which reads the last Send's record;
+ * then React hydrates the island, as on the site. A new page has no toasts of the old one.
  */
 function comeBack(projectTitle?: string) {
+  toast.remove();
   document.body.innerHTML = "";
   const container = document.body.appendChild(document.createElement("div"));
   container.innerHTML = renderToString(<ContactForm {...props} />);
@@ -51,7 +60,9 @@ function comeBack(projectTitle?: string) {
   if (projectTitle)
     for (const [name, value] of Object.entries({ name: "Ada", email: "ada@example.com", projectTitle }))
       (form.elements.namedItem(name) as HTMLInputElement).value = value;
-  (window as unknown as Record<string, boolean>)[RESUME_GLOBAL] = true;
+  const arrival = vi.spyOn(performance, "getEntriesByType").mockReturnValue([{ type: "back_forward" } as unknown as PerformanceEntry]);
+  formLayer(...pageConfig({ entry: "data:text/javascript,export{};//", imports: [] }));
+  arrival.mockRestore();
   render(<ContactForm {...props} />, { container, hydrate: true });
   render(<ToastViewport />);
 }

@@ -1,13 +1,13 @@
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import fc from "fast-check";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
-import { CONTACT_FIELDS, emptyMessage, REQUIRED_FIELDS } from "#shared/contact-message.ts";
-import { toasts } from "~/content";
-import { sendBeforeHydration, SEND_BEFORE_HYDRATION_GLOBAL } from "~/hydration/inline-send-before-hydration";
+import { emptyMessage } from "#shared/contact-message.ts";
+import { contactForm, toasts } from "~/content";
 import { ToastViewport } from "~/toasts/Toasts";
 import { unseenText } from "../../tests/unicode";
 import { ContactForm } from "./ContactForm";
+import { formLayer, formLayerSource, LAYER_GLOBAL, type FormLayer, type LayerConfig } from "./form-layer.inline";
 
 vi.mock("./send.client", () => ({
   preloadSupabase: vi.fn(() => Promise.resolve()),
@@ -18,6 +18,32 @@ const { sendEnquiry } = await import("./send.client");
 const props = {
   studioEmail: "studio@example.com",
   publicEnv: { supabaseUrl: "http://127.0.0.1:1", supabaseAnonKey: "k" },
+};
+
+/** The config and blank check as the page's script carries them (formLayerSource's output, the layer replaced). */
+function pageConfig(island: LayerConfig["island"]) {
+  let taken: [LayerConfig, (value: string) => boolean] | undefined;
+  const source = formLayerSource(island).replace(formLayer.toString(), "take");
+  new Function("take", source)((...args: typeof taken & unknown[]) => (taken = args));
+  return taken!;
+}
+const islandPage = (
+  <>
+    <ContactForm {...props} />
+    <ToastViewport />
+  </>
+);
+/** The server's HTML with the page's inline layer running in it, before the island hydrates. */
+function serverPageWithLayer() {
+  const host = document.body.appendChild(document.createElement("div"));
+  host.innerHTML = renderToString(islandPage);
+  formLayer(...pageConfig({ entry: "data:text/javascript,export{};//", imports: [] }));
+  const form = host.querySelector("form")!;
+  const press = () => form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
+  return { host, form, press };
+}
+const fillIn = (form: HTMLFormElement, values: Record<string, string>) => {
+  for (const [name, value] of Object.entries(values)) (form.elements.namedItem(name) as HTMLInputElement).value = value;
 };
 
 describe("ContactForm", () => {
@@ -35,41 +61,45 @@ describe("ContactForm", () => {
     expect(screen.getByLabelText("Name")).toHaveValue("Ada L.");
   });
 
-  it("takes over a Send pressed before it hydrated: hydrates showing Sending..., sends it once, then the success toast", async () => {
-    const page = (
-      <>
-        <ContactForm {...props} />
-        <ToastViewport />
-      </>
-    );
-    const host = document.createElement("div");
-    host.innerHTML = renderToString(page);
-    document.body.append(host);
-    // The page's inline listener (as deferred-hydration.server.ts inlines it), then a Send before React.
-    sendBeforeHydration({
-      global: SEND_BEFORE_HYDRATION_GLOBAL,
-      formAttribute: "data-hydrate-on-intent",
-      reactHearsInput: ["data-hydrated-in-this-test"],
-      fields: CONTACT_FIELDS,
-      required: REQUIRED_FIELDS,
-      sendingText: "Sending...",
-      hurryEvent: "hurry-in-this-test",
-      failedEvent: "failed-in-this-test",
-      postedEvent: "posted-in-this-test",
-      deadlineMs: 60_000,
-    });
-    const form = host.querySelector("form")!;
-    for (const [name, value] of Object.entries({ name: "Ada", email: "ada@example.com", projectTitle: "EP" }))
-      (form.elements.namedItem(name) as HTMLInputElement).value = value;
-    form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
-    expect(host.querySelector("button[type=submit]")).toHaveTextContent("Sending...");
+  it("takes over a Send pressed before it hydrated: hydrates showing Sending..., sends the values it was pressed with once, then the success toast", async () => {
+    const { host, form, press } = serverPageWithLayer();
+    fillIn(form, { name: "Ada", email: "ada@example.com", projectTitle: "EP" });
+    press();
+    expect(host.querySelector("button[type=submit]")).toHaveTextContent(contactForm.sending);
+    (form.elements.namedItem("projectTitle") as HTMLInputElement).value = "Edited after Send";
     vi.mocked(sendEnquiry).mockClear();
-    render(page, { container: host, hydrate: true });
+    render(islandPage, { container: host, hydrate: true });
     expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
     expect(sendEnquiry).toHaveBeenCalledTimes(1);
     expect(vi.mocked(sendEnquiry).mock.calls[0]![1]).toMatchObject({ name: "Ada", email: "ada@example.com", projectTitle: "EP" });
     expect(screen.getByLabelText("Name")).toHaveValue("");
-    expect(screen.getByRole("button", { name: "Send Message" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: contactForm.submit })).toBeEnabled();
+    expect(document.documentElement).toHaveAttribute("data-hydrated");
+  });
+
+  it("a Send pressed before it hydrated with a required field blank: the spec's toast, no call, the form the visitor's", async () => {
+    const { host, form, press } = serverPageWithLayer();
+    fillIn(form, { name: "Ada", email: "ada@example.com", projectTitle: "\u200B" });
+    press();
+    render(islandPage, { container: host, hydrate: true });
+    expect(await screen.findByText(toasts.missingFields.title)).toBeInTheDocument();
+    expect(sendEnquiry).not.toHaveBeenCalled();
+    expect(screen.getByRole("button", { name: contactForm.submit })).toBeEnabled();
+  });
+
+  it("a Send the page dropped while it hydrated (the visitor left between its first render and its mount): nothing sent, the form the visitor's", async () => {
+    // WebKit, CI 2026-11-26: the form hydrated showing Sending... for a Send dropped at pagehide, and stayed so after Back.
+    const { host, form, press } = serverPageWithLayer();
+    fillIn(form, { name: "Ada", email: "ada@example.com", projectTitle: "EP" });
+    press();
+    const layer = (window as unknown as Record<string, FormLayer>)[LAYER_GLOBAL]!;
+    const ready = layer.ready;
+    layer.ready = () => (dispatchEvent(new Event("pagehide")), ready());
+    render(islandPage, { container: host, hydrate: true });
+    await act(async () => undefined);
+    expect(sendEnquiry).not.toHaveBeenCalled();
+    expect(screen.getByRole("button", { name: contactForm.submit })).toBeEnabled();
+    expect(screen.getByLabelText("Project Title")).toHaveValue("EP");
   });
 
   it("labels every field and marks the required ones", () => {

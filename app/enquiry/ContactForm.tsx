@@ -263,6 +263,8 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
     };
     const typed = {
       ...common,
+      // What is being sent stays as it is shown (a select has no read-only state).
+      readOnly: sending,
       placeholder: contactForm.placeholders[name],
       onInput: (e: { currentTarget: { value: string } }) => checkLength(name, e.currentTarget.value),
     };
@@ -344,7 +346,8 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
 function clearForm(form: HTMLFormElement) {
   for (const name of CONTACT_FIELDS) {
     const control = form.elements.namedItem(name);
-    if (control instanceof HTMLSelectElement) for (const option of control.options) option.selected = option.defaultSelected = option.value === "";
+    if (control instanceof HTMLSelectElement)
+      for (const option of control.options) option.selected = option.defaultSelected = option.value === "";
     else if (control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement) control.value = control.defaultValue = "";
   }
 }

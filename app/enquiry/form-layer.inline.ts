@@ -107,7 +107,10 @@ export function formLayer(config: LayerConfig, blank: (value: string) => boolean
     // After the frame that answers the tap or key: nothing more happens inside it.
     requestAnimationFrame(() => setTimeout(load, 0));
   };
-  for (const type of config.events) addEventListener(type, intent, { capture: true, passive: true });
+  const listen = () => {
+    for (const type of config.events) addEventListener(type, intent, { capture: true, passive: true });
+  };
+  listen();
 
   const showSending = (target: HTMLFormElement, on: boolean) => {
     const send = button(target);
@@ -118,6 +121,8 @@ export function formLayer(config: LayerConfig, blank: (value: string) => boolean
     }
     if (on) target.setAttribute("aria-busy", "true");
     else target.removeAttribute("aria-busy");
+    // What is being sent stays as it is shown, as the island does (a choice or a box has no read-only state).
+    for (const c of controls(target)) if (!(c instanceof HTMLSelectElement) && !isToggle(c)) c.readOnly = on;
   };
   // The island cannot load: the form posts as it does without JavaScript, unless the visitor is leaving
   // the page (an engine cancels downloads as a navigation begins, before any event says so).
@@ -171,18 +176,38 @@ export function formLayer(config: LayerConfig, blank: (value: string) => boolean
   };
   (window as unknown as Record<string, FormLayer>)[config.global] = layer;
 
-  // The draft kept for Back.
+  // The draft kept for Back: a text's value, a choice's value, a box's state where it is not its default.
   let saved: Record<string, string | boolean> = {};
+  const idOf = (c: Element & { name: string; value: string }) => (isToggle(c) ? `${c.name}=${c.value}` : c.name);
+  /** A control as the page started it: what the browser restored itself is the same, or newer. */
+  const pristine = (c: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, all: readonly Element[]) => {
+    if (c instanceof HTMLSelectElement) {
+      const start = Math.max(
+        0,
+        [...c.options].findIndex((o) => o.defaultSelected),
+      );
+      // (No option selected at all, -1, is as it started too.)
+      return c.multiple ? [...c.options].every((o) => o.selected === o.defaultSelected) : c.selectedIndex <= start;
+    }
+    // A radio is as it started only if its whole group is.
+    if (isToggle(c) && c.type === "radio")
+      return all.every((o) => !isToggle(o) || o.type !== "radio" || o.name !== c.name || o.checked === o.defaultChecked);
+    return isToggle(c) ? c.checked === c.defaultChecked : c.value === "";
+  };
   const save = (leaving = false) => {
     const target = form();
     if (posted || !target) return;
     const draft: Record<string, string | boolean> = {};
     for (const c of controls(target)) {
-      const id = isToggle(c) ? `${c.name}=${c.value}` : c.name;
+      const id = idOf(c);
       // As the page is left, an engine may already have emptied a field it does not keep (WebKit,
       // autocomplete="off"): the field keeps what was saved for it.
-      const value = isToggle(c) ? c.checked : c.value || (leaving ? saved[id] : "");
-      if (value) draft[id] = value;
+      if (isToggle(c)) {
+        if (c.checked !== c.defaultChecked) draft[id] = c.checked;
+      } else {
+        const value = c.value || (leaving ? saved[id] : "");
+        if (value) draft[id] = value;
+      }
     }
     saved = draft;
     try {
@@ -202,14 +227,12 @@ export function formLayer(config: LayerConfig, blank: (value: string) => boolean
     }
     if (!draft || !target) return;
     // Only into controls as they started: what the browser restored itself is the same, or newer.
-    for (const c of controls(target)) {
-      const value = draft[isToggle(c) ? `${c.name}=${c.value}` : c.name];
-      if (isToggle(c)) {
-        if (value === true && c.checked === c.defaultChecked) c.checked = true;
-      } else if (typeof value === "string") {
-        const pristine = c instanceof HTMLSelectElement ? [...c.options].every((o) => o.selected === o.defaultSelected) : c.value === "";
-        if (pristine) c.value = value;
-      }
+    const all = controls(target);
+    const untouched = all.filter((c) => pristine(c, all));
+    for (const c of untouched) {
+      const value = draft[idOf(c)];
+      if (isToggle(c) && typeof value === "boolean") c.checked = value;
+      else if (!isToggle(c) && typeof value === "string") c.value = value;
     }
   };
   function drop() {
@@ -249,7 +272,7 @@ export function formLayer(config: LayerConfig, blank: (value: string) => boolean
     if (waiting && target) {
       waiting = undefined;
       clearTimeout(deadline);
-      showSending(target, false);
+      if (target.getAttribute("aria-busy") === "true") showSending(target, false);
     }
   });
   // A phone may discard a hidden tab without a pagehide.
@@ -259,7 +282,10 @@ export function formLayer(config: LayerConfig, blank: (value: string) => boolean
     left = false;
     posted = false;
     // A download cut off by leaving may never settle now: the next intent asks again.
-    if (island !== "ready") island = "idle";
+    if (island !== "ready") {
+      island = "idle";
+      listen();
+    }
     // WebKit empties autocomplete="off" fields as it resumes, which may come after pageshow.
     restore();
     setTimeout(restore, 0);

@@ -1,6 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { errorScreen, notFound } from "../../app/content";
-import { READY_ATTRIBUTE as HYDRATED_ATTRIBUTE } from "~/enquiry/form-layer.inline";
+import { errorScreen, notFound } from "~/content";
 import { answeredWith, expect, expectsConsoleErrors, takeConsoleErrors, test } from "./fixtures";
 
 /** What the browser logs on a page that is not found: the 404 document as a failed resource, and the path. */
@@ -44,24 +43,5 @@ test.describe("router error screen", () => {
     });
     await expect(page.getByRole("heading", { name: errorScreen.title })).toBeVisible();
     await expect(page.getByText("405 Method Not Allowed")).toBeVisible();
-  });
-
-  test("shows the message of a thrown error", expectsConsoleErrors(...NOT_FOUND_LOGGED, answeredWith(500)), async ({ page }) => {
-    await page.goto("/missing");
-    await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached" });
-    // The next client navigation's data request fails on the server with an error.
-    await page.route(/_data=/, (route) =>
-      route.fulfill({
-        status: 500,
-        headers: { "X-Remix-Error": "yes", "Content-Type": "application/json" },
-        body: JSON.stringify({ message: "Studio database unreachable" }),
-      }),
-    );
-    // A client navigation to another page with a loader (the home page has none: it is the same for everyone).
-    await page.evaluate(() =>
-      (window as unknown as { __remixRouter: { navigate(to: string): void } }).__remixRouter.navigate("/also-missing"),
-    );
-    await expect(page.getByRole("heading", { name: errorScreen.title })).toBeVisible();
-    await expect(page.getByText("Studio database unreachable")).toBeVisible();
   });
 });

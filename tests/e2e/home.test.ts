@@ -12,7 +12,7 @@ import {
   navigation,
   packages,
   services,
-} from "../../app/content";
+} from "~/content";
 import { expect, hydrated, test } from "./fixtures";
 
 const isMobile = (page: Page) => (page.viewportSize()?.width ?? 0) < 800;
@@ -84,7 +84,7 @@ test.describe("home page", () => {
 
     const faqEl = page.locator("#faq");
     await expect(faqEl.getByRole("heading", { name: faqSection.heading })).toBeVisible();
-    for (const item of faq) await expect(faqEl.getByRole("button", { name: item.question })).toBeVisible();
+    for (const item of faq) await expect(faqEl.getByRole("heading", { name: item.question, level: 3 })).toBeVisible();
   });
 
   test("places the contact section before the FAQ", async ({ page }) => {
@@ -165,14 +165,15 @@ test.describe("home page", () => {
     await page.goto("/");
     await hydrated(page);
     const faqEl = page.locator("#faq");
-    const trigger = (i: number) => faqEl.getByRole("button", { name: faq[i]!.question });
+    // Each question is the summary of a native `<details name="faq">` (decision 011).
+    const trigger = (i: number) => faqEl.locator(`#faq-${i + 1}-question`);
     const answer = (i: number) => faqEl.getByText(faq[i]!.answer);
-    const openCount = () => faqEl.locator("button[aria-expanded=true]").count();
+    const openCount = () => faqEl.locator("details[open]").count();
 
     expect(await openCount()).toBe(0);
     await trigger(0).click();
     await expect(answer(0)).toBeVisible();
-    await expect(trigger(0)).toHaveAttribute("aria-expanded", "true");
+    await expect(faqEl.locator("details").first()).toHaveAttribute("open", "");
     await trigger(1).click();
     await expect(answer(1)).toBeVisible();
     await expect(answer(0)).toBeHidden();
@@ -181,11 +182,11 @@ test.describe("home page", () => {
     await expect(answer(1)).toBeHidden();
     expect(await openCount()).toBe(0);
 
-    // Keyboard: Enter and Space toggle, arrows move between questions.
+    // Keyboard: Enter and Space toggle, Tab moves to the next question.
     await trigger(2).focus();
     await page.keyboard.press("Enter");
     await expect(answer(2)).toBeVisible();
-    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Tab");
     await expect(trigger(3)).toBeFocused();
     await page.keyboard.press("Space");
     await expect(answer(3)).toBeVisible();
@@ -200,7 +201,7 @@ test.describe("home page", () => {
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`)).toEqual([]);
     // With an FAQ answer and the phone menu open, too.
-    await page.locator("#faq").getByRole("button").first().click();
+    await page.locator("#faq summary").first().click();
     if (isMobile(page)) await page.getByLabel("Menu").click();
     const open = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
     expect(open.violations.map((v) => v.id)).toEqual([]);

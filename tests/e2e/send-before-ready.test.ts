@@ -10,7 +10,12 @@ import { contactForm, toasts } from "~/content";
 import { LAYER_GLOBAL, READY_ATTRIBUTE as HYDRATED_ATTRIBUTE } from "~/enquiry/form-layer.inline";
 import { expect, expectsConsoleErrors, slowCpu, takeConsoleErrors, test } from "./fixtures";
 
-const MOMENTS = ["before the scripts are asked for", "while the scripts download", "while React hydrates", "after the island is ready"] as const;
+const MOMENTS = [
+  "before the scripts are asked for",
+  "while the scripts download",
+  "while React hydrates",
+  "after the island is ready",
+] as const;
 type Moment = (typeof MOMENTS)[number];
 type Outcome = "success" | "failure" | "missing field" | "invisible field";
 
@@ -92,7 +97,8 @@ async function reach(page: Page, moment: Moment, values: Record<string, string>)
     await release();
     return { release: null, fullSpeed: slowed };
   }
-  if (moment === "after the island is ready") await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached", timeout: 20_000 });
+  if (moment === "after the island is ready")
+    await page.waitForSelector(`html[${HYDRATED_ATTRIBUTE}]`, { state: "attached", timeout: 20_000 });
   return { release, fullSpeed: async () => {} };
 }
 
