@@ -13,6 +13,8 @@ export type Driver = {
   evaluate<T, A extends unknown[]>(fn: (...args: A) => T, ...args: A): Promise<T>;
   /** A real pointer click at the centre of the first element matching `selector`, scrolled into view. */
   click(selector: string): Promise<void>;
+  /** A real mouse press at (x, y) in the viewport, held `holdMs`, then released where the pointer is. */
+  pressAt(x: number, y: number, holdMs: number): Promise<void>;
   /** Key presses into whatever has focus. */
   type(text: string): Promise<void>;
   /** The browser's Back button; resolves once the previous page is there again. */
@@ -43,7 +45,14 @@ export type Launch = { driver: Driver } | { missing: string };
  * the driver's own `evaluate` still reads and moves the page (Firefox: an isolated realm; WebKit: the
  * automation's world with the page's script elements off).
  */
-export type LaunchOptions = { scripts: boolean };
+export type LaunchOptions = {
+  scripts: boolean;
+  /**
+   * Whether Back may show a page from the back/forward cache (Firefox; WebKit always may). Off by default:
+   * Back then loads the page again, where browsers restore a form only in part.
+   */
+  backForwardCache?: boolean;
+};
 
 /** Marks the document, so that a wait can tell the next document (a reload of the same address) from it. */
 export function markDocument() {

@@ -2,4 +2,4 @@
 import { launchFirefox } from "./firefox";
 import { describeJourney } from "./journey";
 
-describeJourney("Firefox", launchFirefox);
+describeJourney("Firefox", launchFirefox, { byDefault: false, alsoWith: true });

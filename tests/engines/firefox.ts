@@ -9,17 +9,19 @@ import { isMarkedDocument, isNewDocument, markDocument, scrollToCentre, until, t
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 
-export async function launchFirefox({ scripts }: LaunchOptions = { scripts: true }): Promise<Launch> {
+export async function launchFirefox({ scripts, backForwardCache = false }: LaunchOptions = { scripts: true }): Promise<Launch> {
   if (!existsSync(FIREFOX_PATH)) return { missing: `no Firefox at ${FIREFOX_PATH} (apt-get install firefox-esr, or set FIREFOX_PATH)` };
   const browser = await puppeteer.launch({
     browser: "firefox",
     executablePath: FIREFOX_PATH,
     headless: true,
-    // No back/forward cache: Back loads the page again, the path where browsers restore a form only in
-    // part (a page the browser evicted; Chromium's tests run so too). From the cache every engine but
-    // WebKit keeps the whole form anyway.
+    // By default no back/forward cache: Back loads the page again, the path where browsers restore a form
+    // only in part (a page the browser evicted; Chromium's tests run so too).
     // Without scripts: JavaScript off, as in the browser's own settings.
-    extraPrefsFirefox: { "browser.sessionhistory.max_total_viewers": 0, ...(scripts ? {} : { "javascript.enabled": false }) },
+    extraPrefsFirefox: {
+      ...(backForwardCache ? {} : { "browser.sessionhistory.max_total_viewers": 0 }),
+      ...(scripts ? {} : { "javascript.enabled": false }),
+    },
   });
   const page = await browser.newPage();
   // With the page's scripts off, the driver's own run in an isolated realm (the DOM, not the page's globals).
@@ -63,6 +65,25 @@ export async function launchFirefox({ scripts }: LaunchOptions = { scripts: true
         event(`driver: go to ${url}`);
         await evaluate(markDocument).catch(() => undefined);
         const before = await evaluate(() => location.href).catch(() => "");
+        if (backForwardCache) {
+          // Puppeteer never sees the load of a page gone to from one Back showed from the cache (Firefox
+          // 153): the page itself says when the new document has loaded.
+          void page.goto(url, { waitUntil: "load" }).catch(() => undefined);
+          const to = new URL(url).href;
+          await until(
+            `${url} loaded`,
+            () =>
+              evaluate(
+                (href) =>
+                  !document.documentElement.hasAttribute("data-driver-seen") &&
+                  document.readyState === "complete" &&
+                  location.href === href,
+                to,
+              ),
+            30_000,
+          );
+          return;
+        }
         try {
           await page.goto(url, { waitUntil: "load" });
         } catch (error) {
@@ -100,6 +121,13 @@ export async function launchFirefox({ scripts }: LaunchOptions = { scripts: true
           }, selector),
         );
         await page.mouse.click(centre.x, centre.y);
+      },
+      pressAt: async (x, y, holdMs) => {
+        event(`driver: press at ${x},${y} for ${holdMs} ms`);
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        await new Promise((resolve) => setTimeout(resolve, holdMs));
+        await page.mouse.up();
       },
       type: (text) => page.keyboard.type(text, { delay: 20 }),
       // page.goBack() may never return for a page restored from the back/forward cache.

@@ -2,4 +2,4 @@
 import { describeJourney } from "./journey";
 import { launchWebKit } from "./webkit";
 
-describeJourney("WebKit", launchWebKit);
+describeJourney("WebKit", launchWebKit, { byDefault: true, alsoWith: false });

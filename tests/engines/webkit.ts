@@ -139,6 +139,23 @@ export async function launchWebKit({ scripts }: LaunchOptions = { scripts: true 
           await browser.execute(scrollToCentre, element as unknown as HTMLElement);
           await element.click();
         },
+        pressAt: async (x, y, holdMs) => {
+          await settled();
+          await browser.performActions([
+            {
+              type: "pointer",
+              id: "mouse",
+              parameters: { pointerType: "mouse" },
+              actions: [
+                { type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport", duration: 0 },
+                { type: "pointerDown", button: 0 },
+                { type: "pause", duration: holdMs },
+                { type: "pointerUp", button: 0 },
+              ],
+            },
+          ]);
+          await browser.releaseActions();
+        },
         // One key per action: given several at once, WebKitWebDriver sends the keyup of the last
         // only, and the page would take the others for keys still held down.
         type: async (text) => {
