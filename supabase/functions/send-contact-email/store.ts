@@ -1,4 +1,4 @@
-/** Postgres access for enquiries, deliveries, rate limits and redelivery runs (schema: supabase/migrations, one baseline: docs/decisions/021). */
+/** Postgres access for enquiries, deliveries, rate limits and redelivery runs (the schema: supabase/schemas, its history supabase/migrations). */
 import postgres from "postgres";
 import { columnOf, CONTACT_FIELDS, type ContactMessage } from "../_shared/contact-message.ts";
 import type { Limits } from "./config.ts";
