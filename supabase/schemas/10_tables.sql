@@ -61,13 +61,18 @@ create table public.contact_rate_limits (
   primary key (bucket, window_start)
 );
 
--- Mailboxes (normalised, as contact_enquiries.mailbox) that bounced, complained or were refused for
--- good: they get no confirmation. The studio's own notification is never suppressed.
+-- Addresses that bounced, complained or were refused for good, exactly as the provider reported them
+-- (as its own suppression list keeps them): they get no confirmation. Not their mailbox: a bounce of
+-- one alias (a +tag, dots) says nothing of the others (docs/decisions/031). The studio's own
+-- notification is never suppressed.
 create table private.undeliverable_addresses (
-  mailbox text primary key,
+  address text primary key,
   reason text not null,
   source text not null check (source in ('bounced', 'complained', 'failed', 'suppressed', 'refused')),
-  recorded_at timestamptz not null default now()
+  recorded_at timestamptz not null default now(),
+  -- Recorded from a mail to the studio itself: only such a row says STUDIO_INBOX is undeliverable
+  -- (/health), never a visitor's address that resembles it.
+  studio boolean not null default false
 );
 
 -- One row: the redelivery lease (one run at a time, through the transaction pooler too, unlike session

@@ -10,9 +10,13 @@
 
 -- Named constants the functions below read (the limits an owner sets are their arguments instead).
 create function private.rules(
-  -- A confirmation goes to one mailbox at most once in this period (decision 017).
-  out confirmation_per_mailbox interval,
-  -- The period of the daily budgets: enquiries stored, confirmations per sender, held per sender.
+  -- A mailbox (however spelled) gets at most this many confirmations in budget_period, from any number
+  -- of senders and whatever they declare (docs/decisions/031).
+  out confirmations_per_mailbox integer,
+  -- A quick Send's sender gets at most this many confirmations in budget_period (it may only tighten
+  -- the owner's CONFIRMATIONS_PER_SENDER_PER_DAY: docs/decisions/031).
+  out quick_confirmations_per_sender integer,
+  -- The period of the daily budgets: enquiries stored, confirmations per mailbox and per sender, held per sender.
   out budget_period interval,
   -- The same message (mailbox, name, title, details) within this period is the same enquiry.
   out same_message_within interval,
@@ -30,7 +34,7 @@ create function private.rules(
 language sql
 immutable
 as $$
-  select interval '1 hour', interval '1 day', interval '1 day', 3600, 600, 3600, interval '2 days', 500;
+  select 3, 1, interval '1 day', interval '1 day', 3600, 600, 3600, interval '2 days', 500;
 $$;
 
 -- An error text as it is kept: at most rules().error_text_max characters.
@@ -171,10 +175,18 @@ as $$
   order by e.created_at limit 1;
 $$;
 
--- Why the confirmation of enquiry p_enquiry (to p_mailbox, from p_client_hash) is not sent, or null:
--- never to an undeliverable mailbox, one per mailbox per rules().confirmation_per_mailbox, at most
--- p_confirmations_per_sender a day per sender. A quick Send (p_quick) gets one only as the first of
--- the day to its mailbox. The studio's notification is never withheld.
+-- Why the confirmation of enquiry p_enquiry (to p_mailbox, from p_client_hash) is not sent, or null. Every
+-- rule that withholds a confirmation is here (docs/decisions/031), each a bound no caller can loosen:
+-- - never to an address the provider refused or reported (that exact address, not its mailbox);
+-- - one sender counts for at most one confirmation per mailbox in rules().budget_period (p_client_hash
+--   '', no trustworthy address, is one sender here);
+-- - a mailbox gets at most rules().confirmations_per_mailbox in budget_period, whatever the senders:
+--   a visitor's confirmation is withheld by others only once that bound is reached;
+-- - a sender gets at most p_confirmations_per_sender in budget_period, and a quick Send's sender (p_quick:
+--   a declared fill time under MIN_FILL_MS, or a malformed one) at most rules().quick_confirmations_per_sender.
+-- Every confirmation counts, whatever became of it but never sent (suppressed). The caller holds the
+-- mailbox's advisory lock, so concurrent enquiries to one mailbox are counted one at a time.
+-- The studio's notification is never withheld.
 create function private.confirmation_withheld(
   p_enquiry uuid, p_mailbox text, p_client_hash text, p_confirmations_per_sender integer, p_quick boolean
 )
@@ -184,32 +196,37 @@ stable
 as $$
 declare
   v_rules record := private.rules();
-  -- Whether the mailbox had a confirmation within its period; how many the sender had in the day.
-  v_mailbox_had boolean;
+  -- The mailbox's confirmations in the day, and whether this sender had one of them.
+  v_mailbox_had integer;
+  v_sender_had_here boolean;
+  v_sender_limit integer := case when p_quick
+    then least(p_confirmations_per_sender, v_rules.quick_confirmations_per_sender) else p_confirmations_per_sender end;
   v_sender_had integer;
 begin
-  if exists (select from private.undeliverable_addresses u where u.mailbox = p_mailbox) then
+  if exists (select from private.undeliverable_addresses u join public.contact_enquiries e on e.email = u.address
+             where e.id = p_enquiry) then
     return 'suppressed: the address bounced, complained or was refused before';
   end if;
-  select exists (
-    select from public.contact_enquiries e join public.contact_deliveries d on d.enquiry_id = e.id and d.kind = 'confirmation'
-    where e.mailbox = p_mailbox and e.id <> p_enquiry
-      and e.created_at > now() - case when p_quick then v_rules.budget_period else v_rules.confirmation_per_mailbox end
-      and d.status in ('pending', 'sending', 'sent', 'held'))
-  into v_mailbox_had;
-  if v_mailbox_had then
-    return case when p_quick
-      then 'suppressed: sent faster than a person fills the form in, to an address confirmed today'
-      else 'suppressed: one confirmation per mailbox per hour' end;
+  select count(*), coalesce(bool_or(e.client_hash = p_client_hash), false) into v_mailbox_had, v_sender_had_here
+  from public.contact_enquiries e join public.contact_deliveries d on d.enquiry_id = e.id and d.kind = 'confirmation'
+  where e.mailbox = p_mailbox and e.id <> p_enquiry and e.created_at > now() - v_rules.budget_period
+    and d.status <> 'suppressed';
+  if v_sender_had_here then
+    return 'suppressed: this sender''s confirmation to this mailbox today went already';
+  end if;
+  if v_mailbox_had >= v_rules.confirmations_per_mailbox then
+    return 'suppressed: the mailbox''s confirmations for the day are used up';
   end if;
   if p_client_hash = '' then return null; end if;
   select count(*) into v_sender_had from (
     select from public.contact_enquiries e join public.contact_deliveries d on d.enquiry_id = e.id and d.kind = 'confirmation'
     where e.client_hash = p_client_hash and e.id <> p_enquiry and e.created_at > now() - v_rules.budget_period
-      and d.status in ('pending', 'sending', 'sent', 'held')
-    limit p_confirmations_per_sender) sent;
-  if v_sender_had >= p_confirmations_per_sender then
-    return 'suppressed: the sender''s confirmations for the day are used up';
+      and d.status <> 'suppressed'
+    limit v_sender_limit) sent;
+  if v_sender_had >= v_sender_limit then
+    return case when p_quick
+      then 'suppressed: sent faster than a person fills the form in, and the sender''s quick confirmations for the day are used up'
+      else 'suppressed: the sender''s confirmations for the day are used up' end;
   end if;
   return null;
 end;
@@ -231,9 +248,9 @@ $$;
 -- the global rate as a sender of its own. The global rate counts senders, not enquiries: a sender
 -- counts once per window, so a trickle from a few senders within their own limits never holds the site.
 -- Every count is bounded: budgets are sliding counters, other counts stop at their limit.
--- p_quick: filled faster than a person fills the form in (or with no fill time): a bot, or a person
--- whose password manager filled it at once. Stored and answered like any other; only its confirmation's
--- rules differ (confirmation_withheld, decision 029).
+-- p_quick: a declared fill time faster than a person fills the form in, or a malformed one: a bot, or
+-- a person whose password manager filled it at once. Stored and answered like any other; it only
+-- tightens its confirmation's rules (confirmation_withheld, docs/decisions/031).
 -- p_claim_lock: the caller sends the due mails at once, so they are stored already claimed for it
 -- ('sending' for p_claim_lock, the attempt counted, as claim_deliveries would; a claim that expires
 -- is taken again by a redelivery run). claimed lists their kinds. Null (no mail transport can work):
@@ -430,21 +447,23 @@ as $$
   on conflict (id) do update set refused_at = excluded.refused_at, reason = excluded.reason;
 $$;
 
--- A permanent refusal at send time (no such mailbox) marks the mailbox: no confirmation goes there again.
-create function private.record_refused_address(p_mailbox text, p_reason text)
+-- A permanent refusal at send time (no such mailbox) marks that exact address: no confirmation goes
+-- there again. p_studio: it was the studio's own notification (/health reports STUDIO_INBOX then).
+create function private.record_refused_address(p_address text, p_studio boolean, p_reason text)
 returns void
 language sql
 as $$
-  insert into private.undeliverable_addresses (mailbox, reason, source)
-  values (p_mailbox, private.error_text(p_reason), 'refused')
-  on conflict (mailbox) do update set reason = excluded.reason, recorded_at = now();
+  insert into private.undeliverable_addresses as u (address, reason, source, studio)
+  values (p_address, private.error_text(p_reason), 'refused', p_studio)
+  on conflict (address) do update set reason = excluded.reason, recorded_at = now(), studio = u.studio or excluded.studio;
 $$;
 
 -- A failure the provider reported after accepting the mail (a webhook). The delivery is found by the
 -- provider's id, or by its enquiry and kind (the mail's tags); it becomes dead, and for a bounce,
--- complaint or suppression the mailbox is recorded as undeliverable. Returns the kind found.
+-- complaint or suppression the address it reported (exactly, not its mailbox) is recorded as
+-- undeliverable, as the studio's when the delivery found is the studio's. Returns the kind found.
 create function private.record_reported_failure(
-  p_provider_id text, p_enquiry uuid, p_kind text, p_mailbox text, p_source text, p_reason text
+  p_provider_id text, p_enquiry uuid, p_kind text, p_address text, p_source text, p_reason text
 )
 returns text
 language plpgsql
@@ -460,10 +479,11 @@ begin
     returning d.kind
   )
   select min(kind) into v_kind from updated;
-  if p_mailbox is not null and p_source in ('bounced', 'complained', 'suppressed') then
-    insert into private.undeliverable_addresses (mailbox, reason, source)
-    values (p_mailbox, private.error_text(p_reason), p_source)
-    on conflict (mailbox) do update set reason = excluded.reason, source = excluded.source, recorded_at = now();
+  if p_address is not null and p_source in ('bounced', 'complained', 'suppressed') then
+    insert into private.undeliverable_addresses as u (address, reason, source, studio)
+    values (p_address, private.error_text(p_reason), p_source, v_kind is not distinct from 'studio')
+    on conflict (address) do update
+      set reason = excluded.reason, source = excluded.source, recorded_at = now(), studio = u.studio or excluded.studio;
   end if;
   return v_kind;
 end;
@@ -492,38 +512,34 @@ as $$
   order by e.created_at, e.id;
 $$;
 
--- Paused confirmations go out again once the global rate is under its limit: the oldest per mailbox,
--- if it is younger than p_max_age and the mailbox had no confirmation within rules()'s period; the
--- others are dropped (the studio has every enquiry). Returns how many were released.
+-- Paused confirmations go out again once the global rate is under its limit, if younger than p_max_age
+-- and their address has not become undeliverable meanwhile; the others are dropped (the studio has
+-- every enquiry). Their bounds were counted when they were stored (confirmation_withheld counts paused
+-- ones too). Returns how many were released.
 create function private.release_paused_confirmations(p_global_limit integer, p_global_window interval, p_max_age interval)
 returns integer
 language plpgsql
 as $$
 declare
-  v_rules record := private.rules();
   v_released integer;
 begin
   if private.rate_estimate('global', p_global_window) >= p_global_limit then
     return 0;
   end if;
   with paused as (
-    select d.enquiry_id, e.created_at, e.mailbox,
-           row_number() over (partition by e.mailbox order by e.created_at) as nth
+    select d.enquiry_id, e.created_at, e.email
     from public.contact_deliveries d join public.contact_enquiries e on e.id = d.enquiry_id
     where d.kind = 'confirmation' and d.status = 'held'
   ), released as (
     update public.contact_deliveries d
     set status = case
           when p.created_at < now() - p_max_age then 'suppressed'
-          when p.nth > 1 then 'suppressed'
-          when exists (select from public.contact_enquiries e2 join public.contact_deliveries d2 on d2.enquiry_id = e2.id and d2.kind = 'confirmation'
-                       where e2.mailbox = p.mailbox and d2.status in ('pending', 'sending', 'sent')
-                         and e2.created_at > now() - v_rules.confirmation_per_mailbox) then 'suppressed'
-          when exists (select from private.undeliverable_addresses u where u.mailbox = p.mailbox) then 'suppressed'
+          when exists (select from private.undeliverable_addresses u where u.address = p.email) then 'suppressed'
           else 'pending' end,
         last_error = case
           when p.created_at < now() - p_max_age then 'suppressed: paused too long during a flood'
-          when p.nth > 1 then 'suppressed: one confirmation per mailbox per hour'
+          when exists (select from private.undeliverable_addresses u where u.address = p.email)
+            then 'suppressed: the address bounced, complained or was refused before'
           else d.last_error end,
         next_attempt_at = now()
     from paused p where d.enquiry_id = p.enquiry_id and d.kind = 'confirmation'
@@ -604,8 +620,8 @@ begin
       and status in ('sent', 'dead', 'suppressed')
     limit p_batch);
   get diagnostics v_errors = row_count;
-  delete from private.undeliverable_addresses where mailbox in (
-    select mailbox from private.undeliverable_addresses where recorded_at < now() - p_keep limit p_batch);
+  delete from private.undeliverable_addresses where address in (
+    select address from private.undeliverable_addresses where recorded_at < now() - p_keep limit p_batch);
   get diagnostics v_addresses = row_count;
   return jsonb_build_object('enquiries', v_enquiries, 'rateRows', v_rates, 'errorTexts', v_errors, 'addresses', v_addresses);
 end;

@@ -30,4 +30,4 @@ create view private.rate_limit_windows as
   order by window_start desc, hits desc;
 
 create view private.undeliverable as
-  select mailbox, source, reason, recorded_at from private.undeliverable_addresses order by recorded_at desc;
+  select address, source, reason, recorded_at, studio from private.undeliverable_addresses order by recorded_at desc;
