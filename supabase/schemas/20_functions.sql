@@ -13,9 +13,9 @@ create function private.rules(
   -- A mailbox (however spelled) gets at most this many confirmations in budget_period, from any number
   -- of senders and whatever they declare (docs/decisions/031).
   out confirmations_per_mailbox integer,
-  -- A quick Send's sender gets at most this many confirmations in budget_period (it may only tighten
-  -- the owner's CONFIRMATIONS_PER_SENDER_PER_DAY: docs/decisions/031).
-  out quick_confirmations_per_sender integer,
+  -- A quick Send's sender gets this share of the owner's CONFIRMATIONS_PER_SENDER_PER_DAY (1/n, rounded
+  -- up): only ever fewer, and as lifted as the owner's setting (the local stack: docs/decisions/031).
+  out quick_sender_day_divisor integer,
   -- The period of the daily budgets: enquiries stored, confirmations per mailbox and per sender, held per sender.
   out budget_period interval,
   -- The same message (mailbox, name, title, details) within this period is the same enquiry.
@@ -34,7 +34,7 @@ create function private.rules(
 language sql
 immutable
 as $$
-  select 3, 1, interval '1 day', interval '1 day', 3600, 600, 3600, interval '2 days', 500;
+  select 3, 3, interval '1 day', interval '1 day', 3600, 600, 3600, interval '2 days', 500;
 $$;
 
 -- An error text as it is kept: at most rules().error_text_max characters.
@@ -183,7 +183,7 @@ $$;
 -- - a mailbox gets at most rules().confirmations_per_mailbox in budget_period, whatever the senders:
 --   a visitor's confirmation is withheld by others only once that bound is reached;
 -- - a sender gets at most p_confirmations_per_sender in budget_period, and a quick Send's sender (p_quick:
---   a declared fill time under MIN_FILL_MS, or a malformed one) at most rules().quick_confirmations_per_sender.
+--   a declared fill time under MIN_FILL_MS, or a malformed one) 1/rules().quick_sender_day_divisor of it.
 -- Every confirmation counts, whatever became of it but never sent (suppressed). The caller holds the
 -- mailbox's advisory lock, so concurrent enquiries to one mailbox are counted one at a time.
 -- The studio's notification is never withheld.
@@ -200,7 +200,7 @@ declare
   v_mailbox_had integer;
   v_sender_had_here boolean;
   v_sender_limit integer := case when p_quick
-    then least(p_confirmations_per_sender, v_rules.quick_confirmations_per_sender) else p_confirmations_per_sender end;
+    then ceil(p_confirmations_per_sender::numeric / v_rules.quick_sender_day_divisor)::integer else p_confirmations_per_sender end;
   v_sender_had integer;
 begin
   if exists (select from private.undeliverable_addresses u join public.contact_enquiries e on e.email = u.address
