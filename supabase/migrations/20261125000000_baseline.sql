@@ -2,6 +2,7 @@
 -- tables, views, grants and row-level security; the rules that are not configuration, once; each SQL
 -- function once; the redelivery schedule. It replaces the nine migrations written before anything
 -- was deployed. A later change is a new migration after this one (decision 021 says how).
+-- History: the current text of every object here is in supabase/schemas/, which is where to read it.
 --
 -- Only the function (with the server-side database URL) touches any of this: RLS is on with no
 -- policies, anon and authenticated have no grants, and the private schema is closed to them.
@@ -114,7 +115,7 @@ create view private.undelivered_mail as
   where d.status = 'dead'
   order by d.dead_at desc;
 
--- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (shared counters in shards, decision 022).
+-- Replaced: its current text is in supabase/schemas/30_views.sql (shared counters in shards, decision 022).
 -- Traffic at a glance: the global rate, holds, suppressed confirmations.
 create view private.enquiry_traffic as
   select
@@ -211,7 +212,7 @@ as $$
   select p_current + p_previous * (1 - extract(epoch from now() - p_start) / extract(epoch from p_window));
 $$;
 
--- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (shared counters in shards, decision 022).
+-- Replaced: its current text is in supabase/schemas/20_functions.sql (shared counters in shards, decision 022).
 -- A bucket's sliding count, without counting a hit.
 create function private.rate_estimate(p_bucket text, p_window interval)
 returns double precision
@@ -254,7 +255,7 @@ $$;
 -- Storing an enquiry
 -- ---------------------------------------------------------------------------------------------------
 
--- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (the enquiry as a row, decision 022).
+-- Replaced: its current text is in supabase/schemas/20_functions.sql (the enquiry as a row, decision 022).
 -- The first enquiry within rules().same_message_within with this message, if any. The page carries
 -- no per-visitor key (decision 012), so the same message can come under two keys (the no-JavaScript
 -- post still on its way when Send is pressed again, a reload, a second tab): it is one enquiry.
@@ -269,7 +270,7 @@ as $$
   order by e.created_at limit 1;
 $$;
 
--- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (the enquiry as a row, decision 022).
+-- Replaced: its current text is in supabase/schemas/20_functions.sql (the enquiry as a row, decision 022).
 -- Stores an enquiry with its two deliveries, in one transaction, within the limits (decisions 013, 017).
 -- outcome:
 --   'stored'       stored; its mails are due
@@ -409,7 +410,7 @@ $$;
 -- Delivering mail (docs/decisions/003, 014)
 -- ---------------------------------------------------------------------------------------------------
 
--- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (the enquiry as a row, decision 022).
+-- Replaced: its current text is in supabase/schemas/20_functions.sql (the enquiry as a row, decision 022).
 -- Claims up to p_limit due deliveries, of one enquiry (p_enquiry) or of all (null, oldest due first):
 -- pending ones whose next attempt has come, and 'sending' ones whose claim expired (the process died
 -- mid-send). The attempt is counted here, when it is really about to be made. SKIP LOCKED: concurrent
@@ -524,7 +525,7 @@ begin
 end;
 $$;
 
--- Replaced: its current text is in 20261125190000_enquiry_as_row.sql (the enquiry as a row, decision 022).
+-- Replaced: its current text is in supabase/schemas/20_functions.sql (the enquiry as a row, decision 022).
 -- Claims up to p_limit held studio mails for one digest, oldest enquiries first. They stay 'held' with
 -- a claim: if the digest never finishes, the claim expires and the next run takes them again.
 create function private.claim_digest(p_limit integer, p_lock interval)

@@ -3,8 +3,8 @@
 -- are stored with jsonb_populate_record, compared as jsonb, and go back out as to_jsonb of the stored
 -- row, from which every mail is built (the first attempt and every retry alike). A new nullable column
 -- of contact_enquiries then passes through every function here unchanged: adding a field is an
--- `alter table`, never a function dropped and created again. The current text of the functions below
--- is in this file; the baseline says so above each one it replaced.
+-- `alter table`, never a function dropped and created again. This file is history: the current text
+-- of every function below is in supabase/schemas/20_functions.sql.
 
 drop function private.same_message(text, text, text, text);
 drop function private.submit_enquiry(
@@ -14,7 +14,7 @@ drop function private.claim_digest(integer, interval);
 
 -- The counters every enquiry shares (the global rate, the day's stores) are kept in a few rows each:
 -- a hit goes to one of them at random and a count is their sum, so concurrent enquiries rarely wait for
--- one another's row lock (issue 33: at 80/s they queued on the one 'global' row). A count then misses
+-- one another's row lock (decision 022: at 80/s they queued on the one 'global' row). A count then misses
 -- only the hits of transactions still running, as it could before. Per-sender buckets stay one row.
 create function private.shards(p_bucket text)
 returns text[]
@@ -122,8 +122,9 @@ $$;
 -- counts once per window, so a trickle from a few senders within their own limits never holds the site.
 -- Every count is bounded: budgets are sliding counters, other counts stop at their limit.
 -- p_quick: filled faster than a person fills the form in (or with no fill time): a bot, or a person
--- whose password manager filled it at once. Stored and answered like any other; its confirmation is
--- suppressed, so nobody can aim the studio's mail at an address by sending fast (decision 022).
+-- whose password manager filled it at once. Stored and answered like any other. In this text its
+-- confirmation was suppressed; what a quick Send's confirmation gets now is in confirmation_withheld
+-- (supabase/schemas/20_functions.sql).
 -- p_claim_lock: the caller sends the due mails at once, so they are stored already claimed for it
 -- ('sending' for p_claim_lock, the attempt counted, as claim_deliveries would; a claim that expires
 -- is taken again by a redelivery run). claimed lists their kinds. Null (no mail transport can work):

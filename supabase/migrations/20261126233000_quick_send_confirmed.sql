@@ -1,4 +1,4 @@
--- A fast visitor gets the confirmation the success toast promises (issue 34, docs/decisions/029).
+-- A fast visitor gets the confirmation the success toast promises (docs/decisions/029).
 -- A Send faster than MIN_FILL_MS after page load (p_quick) had its confirmation withheld always: a
 -- person whose password manager filled the form in one step was told "Check your email for
 -- confirmation" and got none. Now a quick Send is confirmed like any other, but to one mailbox at most
@@ -7,7 +7,7 @@
 --
 -- The rules that withhold a confirmation move into a function of their own, confirmation_withheld,
 -- so the next change of a rule replaces that function alone; submit_enquiry is restated here once,
--- unchanged but for the call. Its current text is in this file.
+-- unchanged but for the call. The current text of both is in supabase/schemas/20_functions.sql.
 
 -- Why the confirmation of enquiry p_enquiry (to p_mailbox, from p_client_hash) is not sent, or null:
 -- never to an undeliverable mailbox, one per mailbox per rules().confirmation_per_mailbox, at most
@@ -53,8 +53,8 @@ begin
 end;
 $$;
 
--- Stores an enquiry with its two deliveries: its arguments and outcomes are described above its first
--- text, in 20261125190000_enquiry_as_row.sql. p_quick now only reaches confirmation_withheld.
+-- Stores an enquiry with its two deliveries: its arguments and outcomes are described above its current
+-- text, in supabase/schemas/20_functions.sql. p_quick now only reaches confirmation_withheld.
 create or replace function private.submit_enquiry(
   p_key uuid, p_message jsonb, p_mailbox text, p_client_hash text,
   p_per_client integer, p_client_window interval, p_global integer, p_global_window interval,

@@ -5,7 +5,20 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { loadConfig } from "../../supabase/functions/send-contact-email/config.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
-import { callRedeliver, DATABASE_URL, enquiry, STACK_FUNCTION_ENV, rowsAbout, setup, test, token, URL_, valid } from "./support.ts";
+import postgres from "postgres";
+import {
+  callRedeliver,
+  CLOSED_PORT,
+  DATABASE_URL,
+  enquiry,
+  STACK_FUNCTION_ENV,
+  rowsAbout,
+  setup,
+  test,
+  token,
+  URL_,
+  valid,
+} from "./support.ts";
 
 /** What a real deployment sets, plus what the hosted platform sets itself. */
 const DEPLOYED: Record<string, string> = {
@@ -292,6 +305,39 @@ test("/health: ok to anyone on a healthy function; the owner's details name the 
   assert.deepEqual(details.clientAddress.arrived["cf-connecting-ip"], [await hash("203.0.113.5")]);
   assert.equal(details.clientAddress.configuredArrived, true);
   assert.doesNotMatch(JSON.stringify(details), /198\.51\.100\.77|203\.0\.113\.5/, "values are never shown, only their hashes");
+});
+
+test("/health tells a timeout from an unreachable database: a statement past its limit is reachable and timed out, a closed port unreachable; both 503 and red to anyone", async () => {
+  const owner = { headers: { [REDELIVERY_SECRET_HEADER]: STACK_FUNCTION_ENV.REDELIVERY_SECRET! } };
+  // Statements on this function's connections end after 300 ms (a startup parameter in the URL).
+  const slow = new URL(DATABASE_URL);
+  slow.searchParams.set("statement_timeout", "300");
+  await using fn = setup({ SUPABASE_DB_URL: slow.href });
+  const before = await (await fn.handle(new Request(`${URL_}/health`, owner))).json();
+  assert.deepEqual([before.database.reachable, before.database.timedOut], [true, false]);
+
+  // Another connection holds what /health reads: its statement waits past the limit.
+  const holder = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
+  try {
+    await holder.begin(async (tx) => {
+      await tx`lock table private.redelivery_state in access exclusive mode`;
+      const answer = await fn.handle(new Request(`${URL_}/health`, owner));
+      assert.equal(answer.status, 503);
+      const { database } = await answer.json();
+      assert.deepEqual([database.reachable, database.timedOut], [true, true]);
+      assert.match(database.error, /statement timeout/);
+    });
+  } finally {
+    await holder.end();
+  }
+
+  await using down = setup({ SUPABASE_DB_URL: `postgres://postgres:postgres@127.0.0.1:${CLOSED_PORT}/postgres` });
+  const unreachable = await down.handle(new Request(`${URL_}/health`, owner));
+  assert.equal(unreachable.status, 503);
+  const { database } = await unreachable.json();
+  assert.equal(database.reachable, false);
+  assert.equal(database.timedOut, undefined);
+  assert.deepEqual(await (await down.handle(new Request(`${URL_}/health`))).json(), { status: "error" });
 });
 
 test("MAIL_FROM the same mailbox as STUDIO_INBOX (any case, a +tag, a display name) is a deliverability warning, not a problem: /health stays ok and names it to the owner", async () => {

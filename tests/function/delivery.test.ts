@@ -2,7 +2,6 @@
 // (a claim that expires, a failure the provider reports later); retries happen without a scheduler.
 import assert from "node:assert/strict";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
-import { mailboxOf } from "../../supabase/functions/send-contact-email/mailbox.ts";
 import { resendFailure, smtpFailure } from "../../supabase/functions/send-contact-email/mailer.ts";
 import { signedWebhook, startResendStandIn } from "./resend-standin.ts";
 import {
@@ -115,7 +114,7 @@ test("with the provider refusing, then silent, three scheduler calls each try on
   assert.equal(mails.length, enquiries * 2, "each of the 60 mails exactly once");
 });
 
-test("a permanent refusal (no such recipient) is dead after one try: in the view, in the error log, in /redeliver's answer; the address gets no confirmation again", async () => {
+test("a permanent refusal (no such recipient) is dead after one try: in the view, in the log as a warning about that enquiry (a typo is no alarm), in /redeliver's answer; that address gets no confirmation again", async () => {
   await using fn = setup();
   const t = token();
   const nobody = `nobody-${t.toLowerCase()}@${REJECTED_DOMAIN}`;
@@ -131,14 +130,21 @@ test("a permanent refusal (no such recipient) is dead after one try: in the view
   assert.match(dead!.reason, /550|no such user/);
   assert.doesNotMatch(dead!.reason, /nobody-/, "stored error texts carry no address");
   const logged = fn.lines.find((l) => l.event === "delivery-dead");
-  assert.equal(logged?.level, "error");
+  assert.equal(logged?.level, "warn");
   assert.equal(logged?.permanent, true);
+  assert.equal(logged?.enquiry, dead!.enquiry_id, "about that enquiry");
+  assert.deepEqual(
+    fn.lines.filter((l) => l.level === "error"),
+    [],
+    "nothing at error level",
+  );
   const report = await (await callRedeliver(fn)).json();
   assert.ok(report.undeliveredTotal >= 1, JSON.stringify(report));
   assert.equal((await attemptsAbout(t)).find((d) => d.status === "dead")!.attempts, 1, "never tried again");
 
-  const [recorded] = await db`select * from private.undeliverable where mailbox = ${mailboxOf(nobody)}`;
+  const [recorded] = await db`select * from private.undeliverable where address = ${nobody}`;
   assert.equal(recorded!.source, "refused");
+  assert.equal(recorded!.studio, false);
   const later = token();
   assert.equal((await fn.handle(enquiry({ ...valid(later), email: nobody }))).status, 200);
   assert.deepEqual((await attemptsAbout(later)).map((d) => [d.kind, d.status]).sort(), [
@@ -290,8 +296,7 @@ test("the provider refusing the studio's account (a wrong key, a sender it will 
     }
     assert.ok((await attemptsAbout(t)).every((d) => d.status === "pending" && d.attempts === 0));
   }
-  const marked =
-    await db`select from private.undeliverable_addresses where mailbox in (${mailboxOf(emailOf(t))}, ${mailboxOf(STUDIO_INBOX)})`;
+  const marked = await db`select from private.undeliverable_addresses where address in (${emailOf(t)}, ${STUDIO_INBOX})`;
   assert.equal(marked.length, 0, "neither the visitor nor the studio is blamed");
 
   // The same with a sender Resend refuses (422 invalid_from_address), then the owner fixes the key.
@@ -334,7 +339,7 @@ test("what a refusal blames: Resend's 4xx about this mail kills only it; SMTP's 
   assert.equal(smtpFailure({}), "temporary");
 });
 
-test("Resend's webhook: a signed bounce makes the delivery dead and the mailbox undeliverable; a bad signature gets 401 and changes nothing", async () => {
+test("Resend's webhook: a signed bounce makes the delivery dead and that exact address undeliverable, not its mailbox's other spellings; a bad signature gets 401 and changes nothing", async () => {
   await using resend = startResendStandIn("re_test_key");
   await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url });
   const secret = STACK_FUNCTION_ENV.RESEND_WEBHOOK_SECRET!;
@@ -378,14 +383,22 @@ test("Resend's webhook: a signed bounce makes the delivery dead and the mailbox 
     ["studio", "sent"],
   ]);
   assert.match(after.find((d) => d.kind === "confirmation")!.last_error!, /email\.bounced: Mailbox does not exist/);
-  const [recorded] = await db`select source from private.undeliverable where mailbox = ${mailboxOf(emailOf(t))}`;
+  const [recorded] = await db`select source from private.undeliverable where address = ${emailOf(t)}`;
   assert.equal(recorded!.source, "bounced");
 
-  // The bounced mailbox gets no confirmation again; the studio still hears of the enquiry.
+  // The address that bounced gets no confirmation again; the studio still hears of the enquiry.
   const again = token();
-  assert.equal((await fn.handle(enquiry({ ...valid(again), email: emailOf(t).replace("@", "+x@") }))).status, 200);
+  assert.equal((await fn.handle(enquiry({ ...valid(again), email: emailOf(t) }))).status, 200);
   assert.deepEqual((await attemptsAbout(again)).map((d) => [d.kind, d.status]).sort(), [
     ["confirmation", "suppressed"],
+    ["studio", "sent"],
+  ]);
+  // Another spelling of the same mailbox did not bounce: a bounce of an alias that never existed
+  // (quinn+nosuch@) says nothing of the mailbox behind it, as the provider's own suppression list.
+  const alias = token();
+  assert.equal((await fn.handle(enquiry({ ...valid(alias), email: emailOf(t).replace("@", "+x@") }))).status, 200);
+  assert.deepEqual((await attemptsAbout(alias)).map((d) => [d.kind, d.status]).sort(), [
+    ["confirmation", "sent"],
     ["studio", "sent"],
   ]);
 });
@@ -410,6 +423,58 @@ test("Resend's webhook for the studio's own mail flags STUDIO_INBOX in /health a
   );
   assert.equal(health.status, 503);
   assert.equal((await health.json()).mail.studioInboxUndeliverable, true);
+});
+
+test("a visitor's address that resembles the studio's inbox and bounces is that visitor's: the studio's inbox is not marked, /health does not change, nothing at error level", async () => {
+  await using resend = startResendStandIn("re_test_key");
+  const inbox = `bookings-${token().toLowerCase()}@studio.test`;
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url, STUDIO_INBOX: inbox });
+  const owner = { headers: { [REDELIVERY_SECRET_HEADER]: STACK_FUNCTION_ENV.REDELIVERY_SECRET! } };
+  // /health reads the whole database, which other tests share (a studio mail they made dead): what
+  // matters is that these bounces change none of it.
+  const before = await (await fn.handle(new Request(`${URL_}/health`, owner))).json();
+  for (const lookalike of [inbox.replace("@", "+x@"), inbox.toUpperCase()]) {
+    const t = token();
+    const { id } = await (await fn.handle(enquiry({ ...valid(t), email: lookalike }))).json();
+    const event = {
+      type: "email.bounced",
+      data: { to: [lookalike], tags: { enquiry: id, kind: "confirmation" }, bounce: { message: "No such mailbox" } },
+    };
+    const hook = await fn.handle(await signedWebhook(`${URL_}/resend-webhook`, STACK_FUNCTION_ENV.RESEND_WEBHOOK_SECRET!, event));
+    assert.equal(hook.status, 200);
+    const after = await (await fn.handle(new Request(`${URL_}/health`, owner))).json();
+    assert.equal(after.mail.studioInboxUndeliverable, false, lookalike);
+    assert.equal(after.status, before.status, JSON.stringify(after.mail));
+  }
+  assert.deepEqual(
+    fn.lines.filter((l) => l.level === "error"),
+    [],
+  );
+  // The studio's own mail still gets through to the real inbox.
+  assert.ok(resend.sent.some((m) => [m.body.to].flat().includes(inbox)));
+});
+
+test("an address Resend refuses (422) is a warning about that enquiry, never an alarm: the studio's mail goes, /health does not change", async () => {
+  await using resend = startResendStandIn("re_test_key");
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url });
+  const t = token();
+  resend.refuse(emailOf(t));
+  const owner = { headers: { [REDELIVERY_SECRET_HEADER]: STACK_FUNCTION_ENV.REDELIVERY_SECRET! } };
+  const before = await (await fn.handle(new Request(`${URL_}/health`, owner))).json();
+  const { id } = await (await fn.handle(enquiry(valid(t)))).json();
+  assert.deepEqual((await attemptsAbout(t)).map((d) => [d.kind, d.status]).sort(), [
+    ["confirmation", "dead"],
+    ["studio", "sent"],
+  ]);
+  const dead = fn.lines.find((l) => l.event === "delivery-dead");
+  assert.deepEqual([dead?.level, dead?.enquiry, dead?.kind], ["warn", id, "confirmation"]);
+  assert.deepEqual(
+    fn.lines.filter((l) => l.level === "error"),
+    [],
+  );
+  const after = await (await fn.handle(new Request(`${URL_}/health`, owner))).json();
+  assert.equal(after.status, before.status, "/health does not change");
+  assert.equal(after.mail.studioInboxUndeliverable, false);
 });
 
 test("the digest: oldest first, the same key for the same enquiries, and a failed one does not stop the other retries", async () => {

@@ -13,6 +13,7 @@ export function startResendStandIn(apiKey: string) {
   const attempts: Attempt[] = [];
   const byKey = new Map<string, { text: string; id: string }>();
   const failures: { status: number; name: string }[] = [];
+  const refused = new Set<string>();
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (request) => {
     const answer = (status: number, body: unknown) => Response.json(body, { status });
     if (new URL(request.url).pathname !== "/emails" || request.method !== "POST")
@@ -23,6 +24,13 @@ export function startResendStandIn(apiKey: string) {
     attempts.push({ key: request.headers.get("idempotency-key"), body: JSON.parse(text) });
     const forced = failures.shift();
     if (forced) return answer(forced.status, { statusCode: forced.status, name: forced.name, message: `stand-in: ${forced.name}` });
+    const to = [JSON.parse(text).to].flat() as string[];
+    if (to.some((address) => refused.has(address)))
+      return answer(422, {
+        statusCode: 422,
+        name: "validation_error",
+        message: "Invalid `to` field. The email address needs to follow the `email@example.com` format.",
+      });
     const key = request.headers.get("idempotency-key");
     const earlier = key ? byKey.get(key) : undefined;
     if (earlier && earlier.text !== text) {
@@ -42,6 +50,10 @@ export function startResendStandIn(apiKey: string) {
     url: `http://127.0.0.1:${server.addr.port}`,
     sent,
     attempts,
+    /** Mail to `address` is refused as Resend refuses an address it will not send to (422 validation_error). */
+    refuse(address: string) {
+      refused.add(address);
+    },
     /** The next answers are these errors, in order. */
     failNext(...errors: { status: number; name: string }[]) {
       failures.push(...errors);

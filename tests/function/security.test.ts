@@ -280,12 +280,12 @@ test("Resend's webhook acts on an event once: a repeat of a processed svix-id is
   assert.equal((await processed(eventId)).length, 1);
   assert.equal((await processed(old)).length, 0, "pruned");
   // The owner looks into it and lets the address receive mail again; Svix then sends the same event again.
-  await db`delete from private.undeliverable_addresses where mailbox = ${emailOf(t)}`;
+  await db`delete from private.undeliverable_addresses where address = ${emailOf(t)}`;
   const repeat = await fn.handle(again);
   assert.equal(repeat.status, 200);
   assert.deepEqual(await repeat.json(), { status: "ok", handled: false, duplicate: true });
   assert.equal(fn.lines.at(-1)!.outcome, "duplicate");
-  assert.equal((await db`select 1 from private.undeliverable_addresses where mailbox = ${emailOf(t)}`).length, 0, "the owner's fix stands");
+  assert.equal((await db`select 1 from private.undeliverable_addresses where address = ${emailOf(t)}`).length, 0, "the owner's fix stands");
 
   // Unsigned or wrongly signed: refused, and no id is kept (a stranger cannot fill the table).
   const unsigned = new Request(url, {

@@ -165,7 +165,7 @@ export function enquiry(body: unknown, headers: Record<string, string> = {}, ini
     ...init,
   });
 }
-/** The visitor's address is unique per test too: a confirmation goes to one mailbox at most once an hour. */
+/** The visitor's address is unique per test too: one sender counts once per mailbox a day, and a mailbox gets three (decision 031). */
 export const emailOf = (t: string) => `ada-${t.toLowerCase()}@example.com`;
 export const valid = (t: string) => ({
   name: "Ada Lovelace",

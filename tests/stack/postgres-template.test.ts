@@ -30,7 +30,7 @@ const blocked = async (sql: postgres.Sql) => (await sql`select count(*)::int as 
 
 it("two temporary databases each have every migration, and what one stores the other never sees", async () => {
   const first = await database();
-  await first`insert into private.undeliverable_addresses (mailbox, reason, source) values ('first@example.com', 'test', 'bounced')`;
+  await first`insert into private.undeliverable_addresses (address, reason, source) values ('first@example.com', 'test', 'bounced')`;
   const second = await database();
 
   const versions = migrationFiles().map((m: { version: string }) => m.version);

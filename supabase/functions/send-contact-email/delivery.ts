@@ -4,8 +4,10 @@
  * - sent: recorded with the provider's message id (retried if recording fails: no mail goes twice
  *   after a successful send), so a failure the provider reports later finds it (resend-webhook.ts);
  * - temporary failure (provider down, slow, 429/5xx): waits for its own next-attempt time (backoff);
- * - permanent refusal: dead at once, with its reason, logged at error level; when the recipient's
- *   server refused the address, the mailbox is recorded as undeliverable (no confirmation goes there again);
+ * - permanent refusal: dead at once, with its reason; when the recipient's server refused the address,
+ *   that exact address is recorded as undeliverable (no confirmation goes there again). A visitor's
+ *   confirmation that dies is a warning about that enquiry (a typo is no alarm: docs/decisions/031);
+ *   the studio's own notification that dies is logged at error level;
  * - the studio's own account refused (a wrong key, a domain not verified): waits without spending an
  *   attempt, logged at error level and reported by /health until a mail is sent (mailer.ts, MailFailure).
  * A redelivery run (the scheduler's /redeliver, and a run in the background after each new enquiry,
@@ -19,7 +21,6 @@ import type { Config } from "./config.ts";
 import { sha256 } from "./crypto.ts";
 import { studioDigest, studioNotification, visitorConfirmation } from "./emails.ts";
 import { errorText, type Log } from "./log.ts";
-import { mailboxOf } from "./mailbox.ts";
 import { MailError, type Mailer } from "./mailer.ts";
 import { notificationSenderName } from "./sender.ts";
 import type { ClaimedDelivery, DeliveryKind, HeldEnquiry, Store } from "./store.ts";
@@ -118,15 +119,21 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
       let status: "pending" | "dead" = "pending";
       try {
         status = await store.recordFailure(enquiryId, kind, failure, config.maxAttempts, config.retry);
-        // The mailbox that refused gets no confirmation again (the studio's own mail is never suppressed).
+        // The address that refused gets no confirmation again (the studio's own mail is never suppressed).
         if (cause === "recipient")
-          await store.recordRefusedAddress(kind === "studio" ? mailboxOf(config.studioInbox) : delivery.mailbox, failure.error);
+          await store.recordRefusedAddress(
+            kind === "studio" ? config.studioInbox : delivery.message.email,
+            kind === "studio",
+            failure.error,
+          );
       } catch (recordError) {
         // The claim expires and the delivery is tried again: a mail late, never lost.
         log({ level: "error", event: "delivery-failure-unrecorded", enquiry: enquiryId, kind, error: errorText(recordError) });
       }
       if (status === "dead") {
-        log({ level: "error", event: "delivery-dead", enquiry: enquiryId, kind, permanent: failure.permanent, reason: failure.error });
+        // The owner's alarm rings for the studio's own mail only: anyone can type an address that fails.
+        const level = kind === "studio" ? "error" : "warn";
+        log({ level, event: "delivery-dead", enquiry: enquiryId, kind, permanent: failure.permanent, reason: failure.error });
         return "dead";
       }
       log({ level: "warn", event: "delivery-retry-later", enquiry: enquiryId, kind, reason: failure.error });

@@ -147,13 +147,13 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     // an alarm: wrong-secrets.ts); here it is absent or recognised.
     const relayed = verdictOf(request, "relay", config);
     if (relayed === "refused") return reply(401, { status: "error", code: "relay-refused", message: MESSAGES.relayRefused });
-    // A form filled faster than MIN_FILL_MS (or with no fill time) may be a bot, or a person whose
-    // password manager filled it in one step: it is an enquiry like any other, answered the same and
-    // confirmed, but to one address at most once a day, not once an hour (confirmation_withheld,
-    // docs/decisions/029), so such a sender cannot aim the studio's mail at anyone. The site's no-JS relay has no fill time to give (its page is the same for
-    // everyone, decision 012): it vouches for the post with the relay secret instead.
-    const fillMs = request.headers.get(ENQUIRY_HEADERS.fillMs)?.trim() ?? "";
-    const quick = relayed === "absent" && (!FILL_MS.test(fillMs) || Number(fillMs) < config.minFillMs);
+    // The fill time is the caller's own claim, so it may only tighten the confirmation's bounds, never
+    // loosen them (confirmation_withheld, docs/decisions/031): one under MIN_FILL_MS (a bot, or a
+    // person whose password manager filled the form in one step) or a malformed one is a quick Send,
+    // an enquiry like any other whose sender gets fewer confirmations a day. No fill time (the site's
+    // no-JS relay has none to give: its page is the same for everyone, decision 012) claims nothing.
+    const fillMs = request.headers.get(ENQUIRY_HEADERS.fillMs);
+    const quick = fillMs !== null && (!FILL_MS.test(fillMs.trim()) || Number(fillMs) < config.minFillMs);
     if (quick) line.bot = "quick-fill";
 
     const parsed = parseContactMessage(input);

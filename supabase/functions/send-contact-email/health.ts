@@ -13,12 +13,18 @@ import { addressHeaderReport, platformAddress } from "./client-address.ts";
 import type { Config } from "./config.ts";
 import { json } from "./http.ts";
 import { errorText } from "./log.ts";
-import { mailboxOf } from "./mailbox.ts";
 import type { Store } from "./store.ts";
 import { REDELIVERY_SECRET_HEADER, verdictOf, type WrongSecrets } from "./wrong-secrets.ts";
 
 export { REDELIVERY_SECRET_HEADER };
 const CACHE_MS = 10_000;
+
+/**
+ * PostgreSQL's codes for a statement that ran past its time limit (statement_timeout, query_canceled) or
+ * waited past lock_timeout (lock_not_available): the database answered, too slowly. Not unreachable.
+ */
+const TIMED_OUT = new Set(["57014", "55P03"]);
+const timedOut = (error: unknown) => TIMED_OUT.has((error as { code?: unknown } | null)?.code as string);
 
 type Deps = {
   config: Config;
@@ -40,9 +46,10 @@ export function createHealth({ config, problems, warnings = [], store, clientHea
     if (!store) return { reachable: false, error: "no database URL" } as const;
     const started = now();
     try {
-      const [counts, state] = await Promise.all([store.deliveryCounts(), store.health(mailboxOf(config.studioInbox))]);
+      const [counts, state] = await Promise.all([store.deliveryCounts(), store.health(config.studioInbox)]);
       return { reachable: true, ms: now() - started, counts, ...state } as const;
     } catch (error) {
+      if (timedOut(error)) return { reachable: true, timedOut: true, ms: now() - started, error: errorText(error) } as const;
       return { reachable: false, error: errorText(error) } as const;
     }
   }
@@ -50,6 +57,7 @@ export function createHealth({ config, problems, warnings = [], store, clientHea
   const healthy = (db: Awaited<ReturnType<typeof database>>) =>
     problems.length === 0 &&
     db.reachable &&
+    !("timedOut" in db) &&
     config.mail.transport !== "none" &&
     !("inboxUndeliverable" in db && db.inboxUndeliverable) &&
     !("accountRefused" in db && db.accountRefused) &&
@@ -74,9 +82,12 @@ export function createHealth({ config, problems, warnings = [], store, clientHea
         production: config.production,
         problems,
         warnings,
-        database: db.reachable
-          ? { reachable: true, ms: db.ms, connection: config.databaseConnection, poolMax: config.dbPoolMax }
-          : { reachable: false, connection: config.databaseConnection, error: db.error },
+        // `timedOut`: the database answered, but a statement or lock wait ran past its limit.
+        database: !db.reachable
+          ? { reachable: false, connection: config.databaseConnection, error: db.error }
+          : "timedOut" in db
+            ? { reachable: true, timedOut: true, ms: db.ms, connection: config.databaseConnection, error: db.error }
+            : { reachable: true, timedOut: false, ms: db.ms, connection: config.databaseConnection, poolMax: config.dbPoolMax },
         mail: {
           transport: config.mail.transport,
           configured: config.mail.transport !== "none",

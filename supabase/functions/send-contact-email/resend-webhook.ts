@@ -9,7 +9,8 @@
  * svix-signature; the timestamp must be within 5 minutes. The `standardwebhooks` library checks it.
  * Anything else is 401 and changes nothing. A bounce, complaint, failure or suppression marks its delivery dead (found
  * by Resend's email id, or by the tags the mail was sent with), and for a bounce, complaint or
- * suppression records the mailbox as undeliverable: no confirmation goes there again. Each event is
+ * suppression records the address Resend reported, exactly, as undeliverable: no confirmation goes
+ * there again (a bounce of one alias says nothing of the mailbox's other spellings: docs/decisions/031). Each event is
  * acted on once: its svix-id is recorded with its effect, and a repeat is answered 200 and ignored
  * (docs/decisions/023). Without a webhook secret the path answers as any unknown path does: 404.
  */
@@ -18,7 +19,6 @@ import { readBody } from "../_shared/read-body.ts";
 import type { Config } from "./config.ts";
 import { json, notFound } from "./http.ts";
 import { errorText, maskAddresses } from "./log.ts";
-import { mailboxOf } from "./mailbox.ts";
 import type { DeliveryKind, ReportedFailure, Store } from "./store.ts";
 
 /** Webhook bodies are small; anything larger is not Resend's. */
@@ -121,7 +121,7 @@ export function createResendWebhook({ config, store }: { config: Config; store: 
           providerId: event.data?.email_id,
           enquiryId: /^[0-9a-f-]{36}$/i.test(tags.enquiry ?? "") ? tags.enquiry : undefined,
           kind: tags.kind === "studio" || tags.kind === "confirmation" ? (tags.kind as DeliveryKind) : undefined,
-          mailbox: to && to.includes("@") ? mailboxOf(to.trim()) : undefined,
+          address: to && to.includes("@") ? to.trim() : undefined,
           source,
           reason,
         },

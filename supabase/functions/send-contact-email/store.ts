@@ -1,4 +1,4 @@
-/** Postgres access for enquiries, deliveries, rate limits and redelivery runs (schema: supabase/migrations, one baseline: docs/decisions/021). */
+/** Postgres access for enquiries, deliveries, rate limits and redelivery runs (the schema: supabase/schemas, its history supabase/migrations). */
 import postgres from "postgres";
 import { columnOf, CONTACT_FIELDS, type ContactMessage } from "../_shared/contact-message.ts";
 import type { Limits } from "./config.ts";
@@ -18,7 +18,7 @@ export type Submission =
   /** Over the sender's own limit (or their held budget), or a global budget is spent ("busy"). */
   | { outcome: "rate-limited" | "busy"; retryAfterSeconds: number };
 
-export type ClaimedDelivery = { enquiryId: string; kind: DeliveryKind; message: ContactMessage; mailbox: string };
+export type ClaimedDelivery = { enquiryId: string; kind: DeliveryKind; message: ContactMessage };
 export type HeldEnquiry = { enquiryId: string; message: ContactMessage; createdAt: Date };
 
 /** How long a failed delivery waits: `baseSeconds` × 2^(attempts-1), at most `maxSeconds`. */
@@ -31,7 +31,8 @@ export type ReportedFailure = {
   providerId?: string;
   enquiryId?: string;
   kind?: DeliveryKind;
-  mailbox?: string;
+  /** The recipient the provider reported, exactly (a bounce is about that address: docs/decisions/031). */
+  address?: string;
   source: "bounced" | "complained" | "failed" | "suppressed";
   reason: string;
 };
@@ -52,7 +53,7 @@ const CLAIM_SECONDS = 120;
  * An enquiry as SQL takes and returns it (docs/decisions/022): its row as JSON, keyed by column. A
  * field of the contract is its column (`columnOf`), so a new field passes through without a change here.
  */
-type EnquiryRow = { id: string; mailbox: string; created_at: string } & Record<string, unknown>;
+type EnquiryRow = { id: string; created_at: string } & Record<string, unknown>;
 const rowOf = (message: ContactMessage) => Object.fromEntries(CONTACT_FIELDS.map((f) => [columnOf(f), message[f]]));
 /** The message as stored: a column still null (added after its row was written) reads as a blank field. */
 const messageOf = (row: EnquiryRow): ContactMessage =>
@@ -62,7 +63,6 @@ const deliveryOf = (kind: DeliveryKind, row: EnquiryRow): ClaimedDelivery => ({
   enquiryId: row.id,
   kind,
   message: messageOf(row),
-  mailbox: row.mailbox,
 });
 
 /**
@@ -169,9 +169,9 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       return row?.status ?? "pending";
     },
 
-    /** A mailbox the provider refused for good: it gets no confirmation again. */
-    async recordRefusedAddress(mailbox: string, reason: string) {
-      await sql`select private.record_refused_address(${mailbox}, ${reason})`;
+    /** An address the provider refused for good: it gets no confirmation again. `studio`: the studio's own inbox. */
+    async recordRefusedAddress(address: string, studio: boolean, reason: string) {
+      await sql`select private.record_refused_address(${address}, ${studio}, ${reason})`;
     },
 
     /** Claims up to `limit` held studio mails, oldest first, to go out as one digest. */
@@ -230,8 +230,11 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       return row ?? { dead: 0, waiting: 0, held: 0 };
     },
 
-    /** What /health reports of the database: reachable, the last redelivery run, the schedule. */
-    async health(studioMailbox: string) {
+    /**
+     * What /health reports of the database: reachable, the last redelivery run, the schedule. The inbox
+     * is undeliverable only by the studio's own mail to it, never by a visitor's address (docs/decisions/031).
+     */
+    async health(studioInbox: string) {
       const [row] = await sql<
         {
           last_run_at: Date | null;
@@ -244,7 +247,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       >`select
           (select last_run_at from private.redelivery_state) as last_run_at,
           private.redelivery_scheduled() as scheduled,
-          exists (select from private.undeliverable_addresses where mailbox = ${studioMailbox}) as inbox_undeliverable,
+          exists (select from private.undeliverable_addresses where address = ${studioInbox} and studio) as inbox_undeliverable,
           (select refused_at from private.mail_account_refusal) as account_refused_at,
           (select reason from private.mail_account_refusal) as account_refusal,
           exists (select from public.contact_deliveries
@@ -286,7 +289,7 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
         )
         select exists (select from fresh) as fresh,
           case when exists (select from fresh) then private.record_reported_failure(
-            ${failure.providerId ?? null}, ${failure.enquiryId ?? null}::uuid, ${failure.kind ?? null}, ${failure.mailbox ?? null},
+            ${failure.providerId ?? null}, ${failure.enquiryId ?? null}::uuid, ${failure.kind ?? null}, ${failure.address ?? null},
             ${failure.source}, ${failure.reason}) end as kind`;
       return row?.fresh ? { duplicate: false, kind: row.kind ?? undefined } : { duplicate: true };
     },
