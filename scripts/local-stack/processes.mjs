@@ -92,10 +92,22 @@ export async function startProcess(
   if (port && (await isListening(port))) throw new Error(`${name}: port ${port} is already in use`);
   // `openStdin`: a program that stops when its input ends (`remix dev` does) gets an input that never ends.
   const output = [];
+  // Echoed a line at a time, each with the prefix; blank lines are left out.
+  let partial = "";
+  const show = (lines) => {
+    const text = lines
+      .filter((line) => line.trim())
+      .map((line) => `[${name}] ${line}\n`)
+      .join("");
+    if (text) echo(text);
+  };
   const collect = (chunk) => {
     output.push(chunk.toString());
     if (output.length > KEEP_CHUNKS) output.splice(0, KEEP_CHUNKS / 2);
-    if (!quiet) echo(`[${name}] ${chunk}`);
+    if (quiet) return;
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop() ?? "";
+    show(lines);
   };
   const stdin = openStdin ? "pipe" : "ignore";
   let child;
@@ -119,6 +131,7 @@ export async function startProcess(
     child.once("exit", (code, signal) => {
       running.delete(child);
       follower?.stop();
+      if (!quiet) show([partial]);
       resolve(code ?? signal);
     }),
   );
