@@ -4,7 +4,7 @@ import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { startupConfig } from "./config.server";
 import { renderDocument } from "./document/render.server";
 import { checkFunctionAtStart } from "./server/function-check.server";
-import { installHttpServer } from "./server/http-server.server";
+import { installHttpServer, noteRequestError } from "./server/http-server.server";
 
 // remix-serve imports this build before it listens: a configuration that cannot work ends the process
 // here, and the server it then creates gets the site's time limits and front door. Then the site asks
@@ -17,6 +17,10 @@ checkFunctionAtStart({ supabaseUrl: siteConfig.publicEnv.supabaseUrl, relaySecre
 export default function handleRequest(request: Request, status: number, headers: Headers, context: EntryContext) {
   return renderDocument(request, status, headers, context);
 }
+
+// An error while answering a request is written once its answer is known: a refusal as one line, a
+// repeated one as a count (app/server/request-log.server.ts).
+export const handleError = noteRequestError;
 
 // The headers every response carries are added by the HTTP server (app/server/response-headers.server.ts).
 export const handleDataRequest: HandleDataRequestFunction = (response) => {

@@ -10,8 +10,14 @@
  * - the headers every response carries (response-headers.server.ts), static files and refusals included;
  * - Remix's route manifest answered only to the browser's own queries, kept only for the site's own
  *   routes (route-manifest.server.ts);
- * - a refused post gets its page, then the connection closes without a reset (refusal-close.server.ts).
+ * - a refused post gets its page, then the connection closes without a reset (refusal-close.server.ts);
+ * - Node's own answers (a request it cannot read, an `Expect` it does not know) carry the same headers;
+ * - what a request makes the site write is bounded (request-log.server.ts): a refusal is one line, a
+ *   repeated one a count, and an error Express would print with its stack is answered and counted here;
+ * - a second `close()` (remix-serve calls it on SIGINT and on SIGTERM, and a Ctrl-C under the local stack
+ *   sends both) is no error (docs/decisions/032).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { readdirSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -19,6 +25,8 @@ import type { SiteConfig } from "~/config.server";
 import { MAX_FORM_BYTES } from "~/enquiry/action.server";
 import { frontDoor } from "./front-door.server";
 import { answerClientError, closeAfterRefusal } from "./refusal-close.server";
+import { remixServeMorgan, routeAccessLog } from "./remix-serve-log.server";
+import { boundConsole, createRequestLog } from "./request-log.server";
 import { addMissingHeaders, overrideHeader, securityHeaders } from "./response-headers.server";
 import { routeManifestVerdict, type ServerRoutes } from "./route-manifest.server";
 
@@ -55,6 +63,21 @@ let installed: SiteConfig | undefined;
 let folders: ReadonlySet<string> = new Set();
 let headers: Readonly<Record<string, string>> = {};
 let build: () => { routes: ServerRoutes; version: string };
+const requestLog = createRequestLog();
+/** The request being answered, for the errors the framework reports while answering it. */
+const answering = new AsyncLocalStorage<http.IncomingMessage>();
+/** What went wrong while answering a request (reported by Remix's handleError or Express). */
+const causes = new WeakMap<http.IncomingMessage, unknown>();
+
+/**
+ * entry.server's `handleError`: Remix reports an error while answering a request (a loader that threw, a
+ * data request for a route that does not take it). Its line is written once the answer's status is known.
+ */
+export function noteRequestError(error: unknown) {
+  const request = answering.getStore();
+  if (request) causes.set(request, error);
+  else requestLog.failed({ method: "-", target: "-", status: 500, ms: 0, cause: error });
+}
 
 /**
  * Called once by entry.server at start-up (a call, not a bare import: the build drops side-effect
@@ -66,6 +89,8 @@ export function installHttpServer(config: SiteConfig, serverBuild: typeof build)
   headers = securityHeaders({ production: config.production });
   keepServingOnStrayRejections();
   folders = publicFolders();
+  routeAccessLog((line) => requestLog.access(line), remixServeMorgan());
+  boundConsole(requestLog, () => answering.getStore() !== undefined);
   if (http.createServer !== createServer) http.createServer = createServer;
 }
 
@@ -86,6 +111,20 @@ const createServer = ((...args: unknown[]) => {
     listener && withFrontDoor(listener),
   );
   server.on("clientError", (error: Error, socket: import("node:net").Socket) => answerClientError(error, socket, headers));
+  // An `Expect` other than 100-continue: Node's own 417 would go without the headers.
+  server.on("checkExpectation", (_request: http.IncomingMessage, response: http.ServerResponse) => {
+    addMissingHeaders(response, headers);
+    response.writeHead(417, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": "18", Connection: "close" });
+    response.end("Expectation Failed");
+  });
+  const close = server.close.bind(server);
+  server.close = ((callback?: (error?: Error) => void) => {
+    if (!server.listening) {
+      if (callback) process.nextTick(callback);
+      return server;
+    }
+    return close(callback);
+  }) as typeof server.close;
   // "Expect: 100-continue": ask for the body only when the site could read it (the form is its largest);
   // a larger one is refused (413) without asking the client to send it first.
   server.on("checkContinue", (request: http.IncomingMessage, response: http.ServerResponse) => {
@@ -98,7 +137,20 @@ const createServer = ((...args: unknown[]) => {
 function withFrontDoor(listener: http.RequestListener): http.RequestListener {
   return (request, response) => {
     const config = installed!;
+    const started = performance.now();
     addMissingHeaders(response, headers);
+    // "close", not "finish": a client that leaves as the answer goes out must not escape the count.
+    response.once("close", () => {
+      if (!response.headersSent || response.statusCode < 400) return;
+      const ms = performance.now() - started;
+      requestLog.failed({
+        method: request.method ?? "-",
+        target: request.url ?? "-",
+        status: response.statusCode,
+        ms,
+        cause: causes.get(request),
+      });
+    });
     const verdict = frontDoor(request, { siteOrigins: config.siteOrigins, trustProxy: config.trustProxy, publicFolders: folders });
     closeAfterRefusal(request, response);
     if (verdict.kind === "pass") {
@@ -110,7 +162,10 @@ function withFrontDoor(listener: http.RequestListener): http.RequestListener {
         return;
       }
       if (manifest === "pass-uncached") overrideHeader(response, "Cache-Control", "no-store");
-      return listener(request, response);
+      // Express takes a third argument in place of its final handler, which printed every error it got
+      // (a range a static file cannot satisfy, a path it cannot decode) with its stack.
+      const express = listener as (request: http.IncomingMessage, response: http.ServerResponse, done: (error?: unknown) => void) => void;
+      return answering.run(request, () => express(request, response, (error) => answerUnhandled(request, response, error)));
     }
     if (verdict.kind === "redirect") {
       // Every spelling of a path leads to the one document; caches may keep the redirect.
@@ -120,6 +175,22 @@ function withFrontDoor(listener: http.RequestListener): http.RequestListener {
     }
     response.end();
   };
+}
+
+/** What Express could not answer: the error's own status (4xx, 5xx) and headers, or a 404 when nothing matched. */
+function answerUnhandled(request: http.IncomingMessage, response: http.ServerResponse, error: unknown) {
+  if (error !== undefined) causes.set(request, error);
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const given = error as { status?: unknown; statusCode?: unknown; headers?: Record<string, string> } | undefined;
+  const code = Number(given?.status ?? given?.statusCode);
+  const status = error === undefined ? 404 : code >= 400 && code < 600 ? code : 500;
+  const body = `${status} ${http.STATUS_CODES[status] ?? ""}`.trim();
+  for (const [name, value] of Object.entries(given?.headers ?? {})) response.setHeader(name, value);
+  response.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(Buffer.byteLength(body)) });
+  response.end(request.method === "HEAD" ? undefined : body);
 }
 
 /**

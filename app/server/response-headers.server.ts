@@ -1,33 +1,14 @@
 /**
- * The headers every response of the site carries, in one place (docs/decisions/024): documents, static
+ * The headers every response of the site carries (their list: security-headers.mjs, docs/decisions/024): documents, static
  * files (/build, /photos, the icons: remix-serve's static handler has no hook of its own), text routes,
  * JSON, redirects, refusals and Node's own 400s. The HTTP server (http-server.server.ts) adds them to
  * each response as its head is written, where the response does not set one itself: a document's own
  * Content-Security-Policy and Cache-Control stay its own (app/document/headers.server.ts).
  */
 import type { ServerResponse } from "node:http";
+import { ERROR_CACHE_CONTROL, securityHeaders } from "./security-headers.mjs";
 
-/** What every response says, whoever made it. */
-export function securityHeaders({ production }: { production: boolean }): Record<string, string> {
-  return {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
-    // What is not a document runs nothing, is framed nowhere (an SVG or a JSON answer opened as a
-    // page included); documents send their own policy (app/document/csp.server.ts). A file opened on its
-    // own is still shown the browser's way: its viewer's stylesheet (WebKit's for plain text) and the
-    // site's icon (Firefox asks for it) are let through, scripts never.
-    "Content-Security-Policy":
-      "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-    // Production only: a developer's browser must not be held to HTTPS for localhost by `npm run dev`.
-    ...(production ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" } : {}),
-  };
-}
-
-/** An error (4xx, 5xx) that does not say how long it may be kept is kept nowhere. */
-const ERROR_CACHE_CONTROL = "no-store";
+export { securityHeaders };
 
 /**
  * Hooks `response` so that, when its head is written (by writeHead, or implicitly by the first write),

@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ERROR_CACHE_CONTROL, securityHeaders } from "../../app/server/security-headers.mjs";
 import { freePort, waitForPort } from "./ports.mjs";
 
 export const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
@@ -25,12 +26,39 @@ export const FORWARDING_HEADERS = Object.freeze({
 });
 
 /**
+ * The answers nginx makes itself, rather than pass on from the site: a request it cannot read (400, and
+ * 494 for headers too large), a body or a path too long (413, 414), a range it cannot serve from its
+ * cache (416), a client too slow (408), a transfer coding it does not know (501), and the site down or
+ * too slow (500, 502, 503, 504). Each is sent to an internal location that answers the same status with
+ * the site's own headers (security-headers.mjs), so they carry what every answer of the site carries
+ * (docs/decisions/032). The site's own errors pass through untouched (proxy_intercept_errors is off).
+ */
+export const NGINX_OWN_ERRORS = Object.freeze([400, 408, 413, 414, 416, 494, 500, 501, 502, 503, 504]);
+
+/** nginx lines that give each of NGINX_OWN_ERRORS the headers of every answer of the site. */
+export function ownErrorPages({ production }) {
+  const headers = { ...securityHeaders({ production }), "Cache-Control": ERROR_CACHE_CONTROL };
+  const addHeaders = Object.entries(headers)
+    .map(([name, value]) => `add_header ${name} "${value.replaceAll('"', '\\"')}" always;`)
+    .join(" ");
+  return NGINX_OWN_ERRORS.map(
+    // 494 is nginx's own name for a 400 whose headers were too large: the visitor gets a 400.
+    (status) =>
+      `    error_page ${status} /.nginx-error/${status};\n` +
+      `    location = /.nginx-error/${status} { internal; ${addHeaders} return ${status === 494 ? 400 : status}; }`,
+  ).join("\n");
+}
+
+/**
  * Starts nginx on 127.0.0.1:`port`: a caching proxy to `upstream` (honouring the origin's
  * Cache-Control, revalidating with its ETag, serving stale while it updates, one request at a time
  * to the origin per key), or, with `staticRoot`, a static file server for that folder.
  * `originRequests(uri)` counts the requests for `uri` that reached the origin (from nginx's own log).
+ * `production`: whether the site behind it is the production build (its answers then carry HSTS, and so
+ * do nginx's own).
+ * @param {{ upstream?: string, staticRoot?: string, port?: number, production?: boolean }} [options]
  */
-export async function startNginx({ upstream, staticRoot, port } = {}) {
+export async function startNginx({ upstream, staticRoot, port, production = true } = {}) {
   if (!hasNginx()) throw new Error(`nginx not found at ${NGINX}: run scripts/test/setup.sh (apt-get install nginx-light)`);
   port ??= await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), "studio-nginx-"));
@@ -72,6 +100,7 @@ http {
   server {
     listen 127.0.0.1:${port};
     location / { ${location} }
+${staticRoot ? "" : ownErrorPages({ production })}
   }
 }`;
   // log_format must come before its use in access_log: nginx reads it in order.
@@ -87,6 +116,8 @@ http {
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    /** nginx's main process (run-record.mjs). */
+    pid: child.pid,
     /** Requests for `uri` nginx passed to the origin (misses, expired, revalidations), from its access log. */
     originRequests(uri = "/") {
       const log = existsSync(path.join(dir, "access.log")) ? readFileSync(path.join(dir, "access.log"), "utf8") : "";

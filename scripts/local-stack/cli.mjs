@@ -1,9 +1,11 @@
 // `npm run stack` and `npm run dev`: the local stack (stack.mjs) on the ports of `supabase start`,
-// with the database kept in .stack/db and caught mail in .stack/mail, until Ctrl-C, configured by the
+// with everything it keeps in its data folder (.stack/db: the database, caught mail, the parts' logs and
+// the record of its processes: stack-folders.mjs), until Ctrl-C, configured by the
 // developer's env files and shell over the stack's local values (developer-config.mjs). Supervised as
 // the platform is (docs/decisions/025): a function that exits is started again; if the database or the
 // SMTP catcher exits, everything stops with a line naming it, and the exit code is 1. Redelivery runs
-// every minute, as pg_cron runs it in production (STACK_REDELIVERY_SECONDS changes the period).
+// every minute, as pg_cron runs it in production (STACK_REDELIVERY_SECONDS changes the period). A start
+// after a run that was killed stops what that run left running first (run-record.mjs, docs/decisions/032).
 //   stack [--build] [--fresh] [--cdn]   the production build of the site (--build rebuilds it first)
 //   dev [--fresh]                       the site under `remix dev` (an edit reloads the page) and the
 //                                       function under Deno's watch mode (an edit restarts it)
@@ -13,8 +15,10 @@ import { parseArgs } from "node:util";
 import { describeConfig, developerConfig, documentedNames, STACK_WIRING } from "./developer-config.mjs";
 import { functionEnvironment, portsFromEnv, siteEnvironment } from "./environment.mjs";
 import { installedMajorVersion } from "./postgres.mjs";
-import { flushEcho, ROOT } from "./processes.mjs";
+import { echo, flushEcho, ROOT } from "./processes.mjs";
+import { stopLeftovers } from "./run-record.mjs";
 import { LOCAL_REDELIVERY_EVERY_SECONDS } from "./schedule.mjs";
+import { stackFolders } from "./stack-folders.mjs";
 import { build, startStack } from "./stack.mjs";
 
 const { values: flags, positionals } = parseArgs({
@@ -27,11 +31,7 @@ if (!["stack", "dev"].includes(mode)) {
   process.exit(2);
 }
 
-// Where the database keeps its data between runs; `--fresh` starts it empty.
-const dataDir = path.resolve(ROOT, process.env.STACK_DB_DIR ?? ".stack/db");
-// Caught mail beside it (STACK_MAIL_DIR to put it elsewhere): mail survives a restart as rows do.
-const mailDir = path.resolve(ROOT, process.env.STACK_MAIL_DIR ?? path.join(path.dirname(dataDir), "mail"));
-if (flags.fresh) for (const dir of [dataDir, mailDir]) rmSync(dir, { recursive: true, force: true });
+const { dataDir, mailDir, logDir, runRecord } = stackFolders(process.env);
 const scheduleSeconds = Number(process.env.STACK_REDELIVERY_SECONDS || LOCAL_REDELIVERY_EVERY_SECONDS);
 if (!(scheduleSeconds > 0)) {
   console.error(`STACK_REDELIVERY_SECONDS must be a number of seconds above 0, got "${process.env.STACK_REDELIVERY_SECONDS}"`);
@@ -61,6 +61,11 @@ setInterval(() => {
 }, 1000).unref();
 
 try {
+  // What a killed run from this folder left running holds its ports and the database's lock.
+  const leftovers = await stopLeftovers(runRecord);
+  if (leftovers) console.log(`[stack] ${leftovers}`);
+  // `--fresh` starts the database and the caught mail empty.
+  if (flags.fresh) for (const dir of [dataDir, mailDir]) rmSync(dir, { recursive: true, force: true });
   if (mode === "stack" && flags.build) {
     console.log("Building the site…");
     await build(false);
@@ -90,6 +95,8 @@ try {
     cdn: Boolean(flags.cdn),
     mail: "process",
     mailDir,
+    logDir,
+    runRecord,
     schedule: scheduleSeconds,
     env: { function: config.env.function, site: { ...siteLocal, ...config.env.site } },
     quiet: false,
@@ -105,13 +112,15 @@ try {
     Site              http://localhost:${ports.site}${stack.cdn ? `\n    Through the CDN   ${stack.cdnUrl}` : ""}
     Function          ${stack.functionUrl}/functions/v1/send-contact-email
     Caught mail       ${stack.mail.apiUrl}        (JSON: /messages, kept in ${shortPath(mailDir)})
+    Logs              ${shortPath(logDir)}  (each part writes its own file; they are shown here too)
     Database          ${stack.db.url}   (PostgreSQL ${installedMajorVersion()}, data in ${where}${stack.db.fresh ? ", new" : ""})
     Redelivery        every ${scheduleSeconds} s, as pg_cron runs it in production (STACK_REDELIVERY_SECONDS)
     ${mailLine({ ...process.env, ...stack.functionEnv })}
     ${describeConfig(config).join("\n    ")}
 `);
 } catch (error) {
-  console.error(error);
+  // What went wrong, in a line or a few: a stack trace tells the developer nothing they can act on.
+  echo(`[stack] could not start: ${error?.message ?? error}\n`);
   await stop(1);
 }
 

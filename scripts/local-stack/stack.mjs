@@ -10,7 +10,8 @@
 // started again when they exit; the database or a catcher process that exits stops the whole stack.
 // Used by `npm run stack` and `npm run dev` (cli.mjs), the browser tests (tests/e2e/fixtures.ts), the
 // function's tests (scripts/test/function.mjs), the load test and the bench (scripts/measure/).
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { startNginx } from "./cdn.mjs";
 import { DENO, denoEnv, FUNCTION_DIR, FUNCTION_FLAGS } from "./deno.mjs";
@@ -18,6 +19,7 @@ import { DEFAULT_PORTS, functionEnvironment, siteEnvironment } from "./environme
 import { freePort } from "./ports.mjs";
 import { startPostgres } from "./postgres.mjs";
 import { bin, echo, ROOT, startProcess } from "./processes.mjs";
+import { removeRunRecord, writeRunRecord } from "./run-record.mjs";
 import { startRedeliverySchedule } from "./schedule.mjs";
 import { startSmtpCatcher } from "./smtp-catcher.mjs";
 import { howItEnded, keepRunning } from "./supervisor.mjs";
@@ -26,7 +28,7 @@ import { howItEnded, keepRunning } from "./supervisor.mjs";
  * @typedef {{ stop(): Promise<void>, output: string, exited: Promise<unknown> }} Process
  * @typedef {{ url: string, port: number, dataDir: string, fresh: boolean, pid: number | undefined, stop(): Promise<void>, pause(): Promise<void>, resume(): Promise<void> }} Database
  * @typedef {{ apiUrl: string, smtpPort: number, pid?: number, read(): Promise<any[]>, count(): Promise<number>, clear(): Promise<void>, stop(): Promise<void> }} MailCatcher
- * @typedef {{ url: string, port: number, originRequests(uri?: string): number, stop(): Promise<void> }} Cdn
+ * @typedef {{ url: string, port: number, pid: number | undefined, originRequests(uri?: string): number, stop(): Promise<void> }} Cdn
  * @typedef {object} Stack
  * @property {{ site: number, function: number, db: number, mailUi: number, smtp: number, cdn: number }} ports
  * @property {string} siteUrl
@@ -69,6 +71,11 @@ import { howItEnded, keepRunning } from "./supervisor.mjs";
  * @param {boolean} [options.quiet] keep the children's output to themselves (default true)
  * @param {(line: string) => void} [options.log] the stack's own lines (restarts, the schedule); by default
  *   echoed as `[stack] …` unless quiet
+ * @param {string} [options.logDir] where the parts write their output (`<part>.log`, emptied at start);
+ *   without it, a temporary folder removed at stop. The parts write there themselves: nothing they
+ *   write waits for this process (docs/decisions/032)
+ * @param {string} [options.runRecord] a file naming the processes this run starts, kept up to date and
+ *   removed at stop, for the next start to stop what a killed run left behind (run-record.mjs)
  * @param {(part: string, how: string) => unknown} [options.onPartExit] a part that cannot come back on its
  *   own (the database, a catcher process) ended unasked; by default the stack is stopped (`npm run stack`
  *   also exits non-zero: cli.mjs)
@@ -88,6 +95,8 @@ export async function startStack({
   env = {},
   quiet = true,
   log = quiet ? () => {} : (line) => echo(`[stack] ${line}\n`),
+  logDir,
+  runRecord,
   onPartExit,
 } = {}) {
   const ports = await resolvePorts(portsOption);
@@ -107,6 +116,23 @@ export async function startStack({
       for (const stop of stops.splice(0).reverse()) await Promise.resolve(stop()).catch(() => undefined);
     },
   };
+  // Each part's output goes to a file of its own, which it writes itself; the last run's are emptied. The
+  // folder is made when the first part needs it: a new database's folder must be empty until initdb ran.
+  const logs = logDir ?? mkdtempSync(path.join(tmpdir(), "studio-stack-logs-"));
+  if (logDir) for (const part of ["function", "site", "mail"]) rmSync(path.join(logs, `${part}.log`), { force: true });
+  else stops.push(() => rmSync(logs, { recursive: true, force: true }));
+  const logFile = (part) => (mkdirSync(logs, { recursive: true }), path.join(logs, `${part}.log`));
+  /** The record of this run's processes, written again whenever one starts (PostgreSQL is asked with SIGINT: its fast stop). */
+  const record = () =>
+    runRecord &&
+    writeRunRecord(runRecord, [
+      { name: "the database", pid: stack.db?.pid, signal: "SIGINT" },
+      { name: "the SMTP catcher", pid: stack.mail?.pid },
+      { name: "the function", pid: stack.fn?.child.pid },
+      { name: "the site", pid: stack.site?.child.pid },
+      { name: "the CDN", pid: stack.cdn?.pid, signal: "SIGQUIT" },
+    ]);
+  if (runRecord) stops.unshift(() => removeRunRecord(runRecord));
   /** A part that cannot come back on its own ended unasked. */
   const partEnded = (part) => (code) => {
     if (stopping) return;
@@ -119,18 +145,21 @@ export async function startStack({
     if (withDb) {
       stack.db = await startPostgres({ port: ports.db, dataDir, settings: dbSettings, onExit: partEnded("the database") });
       stops.push(() => stack.db.stop());
+      record();
     }
     if (mail) {
       const startMail = () =>
         mail === "process"
-          ? startCatcherProcess({ ports, dir: mailDir, quiet, onExit: partEnded("the SMTP catcher") })
+          ? startCatcherProcess({ ports, dir: mailDir, quiet, logFile: logFile("mail"), onExit: partEnded("the SMTP catcher") })
           : startSmtpCatcher({ smtpPort: ports.smtp, httpPort: ports.mailUi, dir: mailDir });
       stack.mail = await startMail();
       stops.push(() => stack.mail.stop());
+      record();
       /** Stops the catcher and starts it again (what it caught stays, with a mail folder). */
       stack.restartMail = async () => {
         await stack.mail.stop();
         stack.mail = await startMail();
+        record();
       };
     }
 
@@ -146,12 +175,19 @@ export async function startStack({
     // The function reports the local schedule in /health (redelivery.localSchedule).
     if (schedule) stack.functionEnv.LOCAL_REDELIVERY_EVERY_SECONDS = String(schedule);
 
-    const supervision = { log, stopping: () => stopping };
+    const supervision = { log, stopping: () => stopping, onStart: () => record() };
     if (fn) {
       const runFunction = (overrides = {}) =>
         keepRunning(
           "the function",
-          () => startFunction({ port: ports.function, env: { ...stack.functionEnv, ...overrides }, watch: fn === "watch", quiet }),
+          () =>
+            startFunction({
+              port: ports.function,
+              env: { ...stack.functionEnv, ...overrides },
+              watch: fn === "watch",
+              quiet,
+              logFile: logFile("function"),
+            }),
           supervision,
         );
       stack.fn = await runFunction();
@@ -176,18 +212,19 @@ export async function startStack({
     if (site) {
       stack.site = await keepRunning(
         "the site",
-        () => startSite({ port: ports.site, env: stack.siteEnv, dev: site === "dev", quiet }),
+        () => startSite({ port: ports.site, env: stack.siteEnv, dev: site === "dev", quiet, logFile: logFile("site") }),
         supervision,
       );
       stops.push(() => stack.site.stop());
     }
     /** nginx proxy_cache in front of the site, on the CDN port (its origin is allowed by the function). */
     stack.startCdn = async () => {
-      const started = await startNginx({ upstream: stack.siteUrl, port: ports.cdn });
+      const started = await startNginx({ upstream: stack.siteUrl, port: ports.cdn, production: site === "build" });
       stops.push(() => started.stop());
       return started;
     };
     if (cdn) stack.cdn = await stack.startCdn();
+    record();
     return stack;
   } catch (error) {
     await stack.stop();
@@ -203,12 +240,12 @@ async function resolvePorts(option) {
 }
 
 /** send-contact-email under Deno at http://127.0.0.1:<port>/functions/v1/send-contact-email. */
-export async function startFunction({ port, env, watch = false, quiet = true }) {
+export async function startFunction({ port, env, watch = false, quiet = true, logFile }) {
   return startProcess(
     "function",
     DENO,
     ["run", ...(watch ? [`--watch=${FUNCTION_DIR}/,supabase/functions/_shared/`] : []), ...FUNCTION_FLAGS, `${FUNCTION_DIR}/index.ts`],
-    { env: denoEnv({ DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`, ...env }), port, quiet },
+    { env: denoEnv({ DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`, ...env }), port, quiet, logFile },
   );
 }
 
@@ -216,7 +253,7 @@ export async function startFunction({ port, env, watch = false, quiet = true }) 
  * The site: the production build under remix-serve (built first when there is none), or `remix dev`,
  * which rebuilds on every edit, restarts remix-serve on the new build and tells the page to reload.
  */
-export async function startSite({ port, env, dev = false, quiet = true }) {
+export async function startSite({ port, env, dev = false, quiet = true, logFile }) {
   if (dev) {
     const devServerPort = await freePort();
     return startProcess("site", bin("remix"), ["dev", "--port", String(devServerPort)], {
@@ -225,6 +262,7 @@ export async function startSite({ port, env, dev = false, quiet = true }) {
       quiet,
       readyTimeoutMs: 120_000,
       openStdin: true,
+      logFile,
     });
   }
   if (!isProductionBuild()) await build(quiet);
@@ -232,6 +270,7 @@ export async function startSite({ port, env, dev = false, quiet = true }) {
     env: { NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     port,
     quiet,
+    logFile,
   });
 }
 
@@ -267,7 +306,7 @@ export async function build(quiet = true) {
  * The SMTP catcher in a process of its own, with the same handle as the in-process one; `onExit` when
  * it ends without `stop()`.
  */
-async function startCatcherProcess({ ports, dir, quiet, onExit }) {
+async function startCatcherProcess({ ports, dir, quiet, logFile, onExit }) {
   const proc = await startProcess(
     "mail",
     process.execPath,
@@ -275,6 +314,7 @@ async function startCatcherProcess({ ports, dir, quiet, onExit }) {
     {
       port: ports.mailUi,
       quiet,
+      logFile,
     },
   );
   let asked = false;

@@ -1,16 +1,19 @@
-// What every response of the site says, and what none says (docs/decisions/024): each kind of answer
-// (documents, static files, text routes, JSON, redirects, refusals, Node's own 400) carries the security
-// headers; no public answer carries the framework's error text or settings or the site's own details;
+// What every response of the site says, and what none says (docs/decisions/024, 032): each kind of answer
+// (documents, static files, text routes, JSON, redirects, refusals, Node's own 400, 417 and 431, and the
+// local CDN's own error pages) carries the security headers, and a file opened in Chromium's own viewer
+// breaks no rule of its policy; no public answer carries the framework's error text or settings or the site's own details;
 // Remix's route manifest answers only its own pages' queries; original photos are never served; and
 // what counts as the site's own origin is the site's to say. Against the production build, over real HTTP.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import { chromium } from "@playwright/test";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { securityHeaders } from "../../app/server/response-headers.server";
 import { hasNginx, startNginx } from "../../scripts/local-stack/cdn.mjs";
+import { CHROMIUM_ARGS, TEST_BROWSER, TEST_CHROMIUM_PATH } from "../../scripts/local-stack/chromium.mjs";
 import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";
 import { ROOT } from "../../scripts/local-stack/processes.mjs";
 import { startStack, type Stack } from "../../scripts/local-stack/stack.mjs";
@@ -52,12 +55,10 @@ function send(method: string, target: string, headers: Record<string, string> = 
   });
 }
 
-/** Bytes Node's HTTP parser refuses (two lengths), over a raw socket: the head of the answer. */
-function unreadable() {
+/** `bytes` written as they are over a raw socket (to the site's port by default): the head of the answer. */
+function raw(bytes: string, port = stack.ports.site) {
   return new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
-    const socket = net.connect(stack.ports.site, "127.0.0.1", () =>
-      socket.write("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"),
-    );
+    const socket = net.connect(port, "127.0.0.1", () => socket.end(bytes));
     let text = "";
     socket.on("data", (chunk) => (text += chunk));
     socket.on("error", reject);
@@ -72,11 +73,23 @@ function unreadable() {
 }
 
 const home = async () => (await send("GET", "/")).body;
+
+/** Every header of the one list (response-headers.server.ts), and an error kept nowhere. */
+function expectTheHeaders(kind: string, { status, headers }: { status: number; headers: Record<string, unknown> }) {
+  for (const [name, value] of Object.entries(securityHeaders({ production: true }))) {
+    const sent = headers[name.toLowerCase()];
+    if (name === "Content-Security-Policy")
+      expect(sent, `${kind} (${status}): ${name}`).toMatch(/default-src '(none|self)'.*frame-ancestors 'none'/);
+    else expect(sent, `${kind} (${status}): ${name}`).toBe(value);
+  }
+  expect(headers["strict-transport-security"], `${kind}: HSTS`).toMatch(/max-age=63072000/);
+  if (status >= 400) expect(headers["cache-control"], `${kind} (${status}): an error is kept nowhere`).toMatch(/no-store/);
+}
 const OWNER = { authorization: `Bearer ${LOCAL_SECRETS.healthz}` };
 const form = { "content-type": "application/x-www-form-urlencoded" };
 
 describe("every response carries the headers", () => {
-  it("each kind of answer: documents, static files, text routes, JSON, redirects, refusals, Node's own 400", async () => {
+  it("each kind of answer: documents, static files, text routes, JSON, redirects, refusals, Node's own 400, 417 and 431", async () => {
     const html = await home();
     const asset = html.match(/href="(\/build\/[^"]+\.js)"/)![1]!;
     const photo = html.match(/(\/photos\/[^" ,]+\.webp)/)![1]!;
@@ -98,21 +111,68 @@ describe("every response carries the headers", () => {
       "a post to robots.txt": () => send("POST", "/robots.txt", form, "a=1"),
       "a refused route manifest": () => send("GET", "/__manifest?x=1"),
       "an original photo (not served)": () => send("GET", `/photos/source/${SOURCE_PHOTO}`),
-      "a request Node cannot read": unreadable,
+      "a request Node cannot read (400)": () => raw("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"),
+      "an Expect Node does not know (417)": () => raw("GET / HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n"),
+      "headers too large for Node (431)": () => raw(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(40_000)}\r\n\r\n`),
     };
-    const expected = securityHeaders({ production: true });
-    for (const [kind, request] of Object.entries(kinds)) {
-      const { status, headers } = await request();
-      for (const [name, value] of Object.entries(expected)) {
-        const sent = headers[name.toLowerCase()];
-        if (name === "Content-Security-Policy")
-          expect(sent, `${kind} (${status}): ${name}`).toMatch(/default-src '(none|self)'.*frame-ancestors 'none'/);
-        else expect(sent, `${kind} (${status}): ${name}`).toBe(value);
-      }
-      expect(headers["strict-transport-security"], `${kind}: HSTS`).toMatch(/max-age=63072000/);
-      if (status >= 400) expect(headers["cache-control"], `${kind} (${status}): an error is kept nowhere`).toMatch(/no-store/);
-    }
+    for (const [kind, request] of Object.entries(kinds)) expectTheHeaders(kind, await request());
   });
+
+  it.skipIf(!hasNginx())(
+    "the local CDN's own answers (nginx's 400, 413, 414, 501, 502) carry them too; the site's pass as they are",
+    async () => {
+      const cdn = await startNginx({ upstream: stack.siteUrl });
+      // Nothing listens on port 1: nginx answers 502 itself.
+      const cut = await startNginx({ upstream: "http://127.0.0.1:1" });
+      try {
+        const kinds: Record<string, () => Promise<{ status: number; headers: Record<string, unknown> }>> = {
+          "a request nginx cannot read (400)": () => raw("GARBAGE\r\n\r\n", cdn.port),
+          "headers too large for nginx (400)": () => send("GET", "/", { "x-big": "a".repeat(40_000) }, undefined, cdn.port),
+          "a body too large (413)": () => raw(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`, cdn.port),
+          "a path too long (414)": () => send("GET", `/${"a".repeat(9000)}`, {}, undefined, cdn.port),
+          "a transfer coding nginx does not know (501)": () =>
+            raw("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: foo\r\n\r\n", cdn.port),
+          "the site unreachable (502)": () => send("GET", "/", {}, undefined, cut.port),
+        };
+        for (const [kind, request] of Object.entries(kinds)) {
+          const answer = await request();
+          expect(answer.status, kind).toBe(Number(/\((\d+)\)/.exec(kind)![1]));
+          expectTheHeaders(`through the CDN, ${kind}`, answer);
+        }
+        // The site's own answers keep their own headers, once each: a document its policy, an error its page.
+        for (const target of ["/", "/no/such/page"]) {
+          const answer = await send("GET", target, {}, undefined, cdn.port);
+          expect(answer.headers["content-security-policy"], target).toBe((await send("GET", target)).headers["content-security-policy"]);
+          expectTheHeaders(`through the CDN, ${target}`, answer);
+        }
+      } finally {
+        await cdn.stop();
+        await cut.stop();
+      }
+    },
+  );
+
+  it.skipIf(!TEST_BROWSER)(
+    "a file opened on its own in Chromium's viewer breaks no rule of its policy (sitemap.xml, robots.txt, JSON)",
+    async () => {
+      const browser = await chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS });
+      try {
+        for (const target of ["/sitemap.xml", "/robots.txt", "/healthz", "/site.webmanifest", "/favicon.svg"]) {
+          const page = await browser.newPage();
+          const errors: string[] = [];
+          page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+          await page.goto(`${stack.siteUrl}${target}`);
+          await page.waitForLoadState("load");
+          // The XML viewer draws its tree (and asks for its images) once the document is parsed.
+          await page.waitForTimeout(300);
+          expect(errors, target).toEqual([]);
+          await page.close();
+        }
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 
   it("a post to a route that takes none is a plain 405 with Allow, not the framework's JSON error", async () => {
     for (const target of ["/robots.txt", "/sitemap.xml", "/healthz"]) {

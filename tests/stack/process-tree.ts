@@ -2,7 +2,7 @@
 // PostgreSQL and its backends, the site), to signal one part of it or to see that none is left.
 import { readdirSync, readFileSync } from "node:fs";
 
-export type Proc = { pid: number; parent: number; name: string; command: string };
+export type Proc = { pid: number; parent: number; name: string; command: string; ended?: boolean };
 
 function all(): Proc[] {
   const procs: Proc[] = [];
@@ -12,11 +12,14 @@ function all(): Proc[] {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const end = stat.lastIndexOf(")");
       const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      const [state, parent] = stat.slice(end + 2).split(" ");
       procs.push({
         pid: Number(entry),
-        parent: Number(stat.slice(end + 2).split(" ")[1]),
+        parent: Number(parent),
         name: stat.slice(stat.indexOf("(") + 1, end),
         command,
+        // A zombie has ended: only its parent (here, one that never reaps: a container's first process) has yet to hear of it.
+        ended: state === "Z",
       });
     } catch {
       // ended meanwhile
@@ -54,5 +57,5 @@ export const isPostmaster = (pid: number) => (p: Proc) => p.name === "postgres" 
 /** Those of `procs` still running (a pid reused meanwhile would need the same name). */
 export function stillRunning(procs: Proc[]): Proc[] {
   const now = new Map(all().map((p) => [p.pid, p]));
-  return procs.filter((p) => now.get(p.pid)?.name === p.name);
+  return procs.filter((p) => now.get(p.pid)?.name === p.name && !now.get(p.pid)?.ended);
 }

@@ -64,7 +64,7 @@ export async function startStack(
   ports: Ports,
   folder: { dir: string; dataDir: string },
   env: Record<string, string> = {},
-  { throughNpm = false } = {},
+  { throughNpm = false, ownGroup = false } = {},
 ) {
   // `throughNpm`: as `npm run stack` starts it, through npm and a shell (the stack is then their grandchild).
   const [command, args] = throughNpm ? ["npm", ["run", "--silent", "stack"]] : [process.execPath, ["scripts/local-stack/cli.mjs", "stack"]];
@@ -72,6 +72,8 @@ export async function startStack(
     cwd: ROOT,
     env: { ...process.env, STACK_DB_DIR: folder.dataDir, STACK_ENV_DIR: folder.dir, ...portsToEnv(ports), ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    // `ownGroup`: a process group of its own, as a terminal gives a command (a Ctrl-C reaches the group).
+    detached: ownGroup,
   });
   let output = "";
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
@@ -103,6 +105,11 @@ export async function startStack(
     async stop() {
       child.kill("SIGINT");
       await exited;
+    },
+    /** The terminal's Ctrl-C: SIGINT to every process of the group (with `ownGroup`). */
+    async interrupt() {
+      process.kill(-child.pid!, "SIGINT");
+      return exited as Promise<number | string | null>;
     },
   };
 }

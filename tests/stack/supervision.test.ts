@@ -46,7 +46,7 @@ const FAST_RECOVERY = { STACK_REDELIVERY_SECONDS: "2", RETRY_BASE_SECONDS: "1", 
 
 describe("npm run stack when a part dies or stalls", () => {
   const folder = stackFolder();
-  const mailFolder = path.join(folder.dir, "mail");
+  const mailFolder = path.join(folder.dataDir, "mail");
   let ports: Ports;
   let stack: Stack;
   let caughtBeforeKill = 0;
@@ -121,7 +121,7 @@ describe("npm run stack when a part dies or stalls", () => {
     await stoppedWhole(stack, ports, procs, /\[stack\] the SMTP catcher exited \(signal SIGKILL\); it cannot come back on its own/);
   });
 
-  test("caught mail survives the catcher's restart (.stack/mail), and a kept message cut short is left out, not a failed start", async () => {
+  test("caught mail survives the catcher's restart (.stack/db/mail), and a kept message cut short is left out, not a failed start", async () => {
     // What a full disk or a kill between the two files can leave: an empty envelope.
     writeFileSync(path.join(mailFolder, "999999.json"), "");
     stack = await startStack(ports, folder, FAST_RECOVERY);
