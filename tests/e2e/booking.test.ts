@@ -1,8 +1,8 @@
 import type { Locator, Page } from "@playwright/test";
 import { CONTACT_FIELDS, type ContactField } from "#shared/contact-message.ts";
-import { contactForm, faq, fill as fillIn, formNotices, toasts } from "../../app/content";
-import { SEND_TIME_LIMITS_MS } from "../../app/enquiry/send-time-limits";
+import { contactForm, faq, fill as fillIn, formNotices, toasts } from "~/content";
 import { READY_ATTRIBUTE as HYDRATED_ATTRIBUTE } from "~/enquiry/form-layer.inline";
+import { SEND_TIME_LIMITS_MS } from "~/enquiry/send-time-limits";
 import {
   answeredWith,
   expect,

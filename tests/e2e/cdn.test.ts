@@ -3,7 +3,7 @@
  * build. The home page is one document for everyone, so the cache serves it and the origin renders
  * it rarely; the cached copy still hydrates under its CSP and sends enquiries.
  */
-import { contactForm } from "../../app/content";
+import { contactForm } from "~/content";
 import { hasNginx } from "../../scripts/local-stack/cdn.mjs";
 import { expect, hydrated, test } from "./fixtures";
 

@@ -6,7 +6,7 @@
  * WebKit take the same journey in tests/engines/.
  */
 import type { Locator, Page, Route } from "@playwright/test";
-import { contactForm, toasts } from "../../app/content";
+import { contactForm, toasts } from "~/content";
 import { expect, hydrated, isHydrated, test } from "./fixtures";
 
 const typed = {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { APIRequestContext } from "@playwright/test";
-import { SENT_PAGE } from "../../app/enquiry/outcome";
+import { SENT_PAGE } from "~/enquiry/outcome";
 import { expect, test } from "./fixtures";
 
 const VNU_JAR = path.join(path.dirname(createRequire(import.meta.url).resolve("vnu-jar/package.json")), "build/dist/vnu.jar");

@@ -1,4 +1,4 @@
-import { header } from "../../app/content";
+import { header } from "~/content";
 import { LOCAL_STUDIO } from "../../scripts/local-stack/environment.mjs";
 import { expect, test } from "./fixtures";
 

@@ -5,8 +5,8 @@
  * home page stays the one public document for everyone; the result page is private.
  */
 import type { Page, Response } from "@playwright/test";
-import { contactForm, formNotices, toasts } from "../../app/content";
-import { SENT_PAGE, SENT_PAGE_TARGET } from "../../app/enquiry/outcome";
+import { contactForm, formNotices, toasts } from "~/content";
+import { SENT_PAGE, SENT_PAGE_TARGET } from "~/enquiry/outcome";
 import { expect, takeConsoleErrors, test, type Stack } from "./fixtures";
 
 const form = (page: Page) => page.locator("#contact form");

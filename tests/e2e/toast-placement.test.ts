@@ -5,7 +5,7 @@
  * (180 CSS px), where the form fills the screen.
  */
 import type { Page } from "@playwright/test";
-import { contactForm, toasts } from "../../app/content";
+import { contactForm, toasts } from "~/content";
 import { answeredWith, expect, expectsConsoleErrors, hydrated, test } from "./fixtures";
 
 const form = (page: Page) => page.locator("#contact form");

@@ -25,8 +25,8 @@ import {
   notFound,
   servicesSection,
   toasts,
-} from "../../app/content";
-import { SENT_PAGE } from "../../app/enquiry/outcome";
+} from "~/content";
+import { SENT_PAGE } from "~/enquiry/outcome";
 import { LOCAL_STUDIO } from "../../scripts/local-stack/environment.mjs";
 import { until, type Driver, type Launch, type LaunchOptions } from "./driver";
 
@@ -294,7 +294,7 @@ async function journey(driver: Driver, engine: string, { width, height }: { widt
   const mail = await until("the enquiry at the SMTP catcher", async () => (await studioMails(values.projectTitle))[0]);
   expect(mail.text).toContain(values.email);
   expect(await driver.takeConsoleErrors(), "console errors").toEqual([]);
-  if (phone) await waysOut(driver, engine, width);
+  if (phone) await waysOut(driver);
 }
 
 /** The FAQ (the native accordion, before and after the island), and typing through the island's loading: what was typed. */
@@ -331,7 +331,7 @@ async function throughIsland(driver: Driver) {
 }
 
 /** The 404 page, and leaving it: on the phone (the ways out do not depend on the width). */
-async function waysOut(driver: Driver, engine: string, width: number) {
+async function waysOut(driver: Driver) {
   const site = inject("siteUrl");
   // The 404 page: the spec's texts; its one console error is the spec's log of the path.
   await driver.goto(`${site}/no/such/page`);

@@ -3,9 +3,9 @@
 // wherever that can work; real-looking values pass.
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import postgres from "postgres";
 import { loadConfig } from "../../supabase/functions/send-contact-email/config.ts";
 import { REDELIVERY_SECRET_HEADER } from "../../supabase/functions/send-contact-email/handler.ts";
-import postgres from "postgres";
 import {
   callRedeliver,
   CLOSED_PORT,

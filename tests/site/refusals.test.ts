@@ -3,7 +3,7 @@
 // Content-Length); then the connection closes. Against the production server on the local stack.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_FORM_BYTES } from "../../app/enquiry/action.server";
+import { MAX_FORM_BYTES } from "~/enquiry/action.server";
 import { startStack, type Stack } from "../../scripts/local-stack/stack.mjs";
 
 let stack: Stack;

@@ -3,7 +3,7 @@
 // the production build, over real HTTP, reading what the site wrote.
 // Run with `npx vitest run --project site tests/site/request-log.test.ts`.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { INTERVAL_MS } from "../../app/server/request-log.server";
+import { INTERVAL_MS } from "~/server/request-log.server";
 import { startStack, type Stack } from "../../scripts/local-stack/stack.mjs";
 
 let stack: Stack;

@@ -11,7 +11,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { securityHeaders } from "../../app/server/response-headers.server";
+import { securityHeaders } from "~/server/response-headers.server";
 import { hasNginx, startNginx } from "../../scripts/local-stack/cdn.mjs";
 import { CHROMIUM_ARGS, TEST_BROWSER, TEST_CHROMIUM_PATH } from "../../scripts/local-stack/chromium.mjs";
 import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";

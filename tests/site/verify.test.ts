@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENQUIRY_HEADERS } from "#shared/contact-message.ts";
-import { RELAY_ALARM } from "../../app/server/function-check.server";
+import { RELAY_ALARM } from "~/server/function-check.server";
 import { hasNginx } from "../../scripts/local-stack/cdn.mjs";
 import { LOCAL_SECRETS } from "../../scripts/local-stack/environment.mjs";
 import { freePort } from "../../scripts/local-stack/ports.mjs";
