@@ -2,9 +2,8 @@
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/*.css.ts"],
   serverModuleFormat: "esm",
-  // Minified, for the page's inline scripts: they are the server's own functions, serialised with
-  // Function.prototype.toString, and the first view's HTML is budgeted (decision 005): with the scheduler's
-  // channel (app/hydration/inline-scheduler-channel.ts) 14.1 KB gzip unminified, over the 14 KB; 13.5 minified.
+  // Minified, for the page's inline script: it is the server's own functions, serialised with
+  // Function.prototype.toString, and the first view's HTML is budgeted (decision 005).
   serverMinify: true,
   // The function's contract lives in supabase/functions/_shared and is imported as `#shared/*`
   // (package.json "imports"): bundled into the server build like the app's own code, not left to Node.

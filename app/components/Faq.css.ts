@@ -14,11 +14,8 @@ export const item = style({
   background: vars.color.surface,
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.medium,
-  // [open]: the native <details> before hydration; [data-state=open]: the Radix item after it.
-  selectors: { "&[data-state=open], &[open]": { borderColor: vars.color.accent } },
+  selectors: { "&[open]": { borderColor: vars.color.accent } },
 });
-
-export const heading = style({ margin: 0, fontSize: vars.fontSize.body });
 
 export const trigger = style({
   all: "unset",
@@ -32,8 +29,6 @@ export const trigger = style({
   padding: `${vars.space.medium} ${vars.space.large}`,
   "@media": { [breakpoints.zoomedPhone]: { paddingInline: vars.space.medium } },
   fontWeight: 700,
-  // Set here, not inherited: the Radix trigger sits in an <h3>, the native <summary> does not, and
-  // both must be exactly as tall (no shift when one replaces the other).
   fontSize: vars.fontSize.body,
   lineHeight: 1.4,
   fontFamily: vars.font.display,
@@ -43,10 +38,7 @@ export const trigger = style({
   selectors: { "&:focus-visible": { outline: `3px solid ${vars.color.focus}`, outlineOffset: "2px" } },
 });
 
-/**
- * The question's text: an <h3> in the native <summary>, a <span> in the Radix trigger (which sits in
- * its own <h3>). It takes the trigger's type, so both are the same box.
- */
+/** The question's text: an <h3> in the <summary>, with the summary's type (a heading's own would be larger). */
 export const question = style({
   margin: 0,
   font: "inherit",
@@ -67,7 +59,7 @@ export const chevron = style({
   color: vars.color.accent,
   transition: "transform 200ms ease",
   selectors: {
-    [`${trigger}[data-state=open] &, details[open] > ${trigger} &`]: { transform: "rotate(180deg)" },
+    [`details[open] > ${trigger} &`]: { transform: "rotate(180deg)" },
   },
   "@media": { "(prefers-reduced-motion: reduce)": { transition: "none" } },
 });

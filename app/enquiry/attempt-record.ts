@@ -1,11 +1,11 @@
 /**
  * The booking form's last Send, as the browser keeps it in sessionStorage (this tab only): its
  * Idempotency-Key, the values it was made for, and what became of it. Written by the form's component
- * (send-attempt.client.ts), read also by the page's inline draft script (form-draft.inline.ts), which
+ * (send-attempt.client.ts), read also by the page's inline layer (form-layer.inline.ts), which
  * runs before any module: so it lives here, in plain constants, for both.
  *
  * A page that comes back through history (Back, Forward, reload) with a Send unfinished finishes it,
- * with or without the back/forward cache (issue 34): a Send still on its way when the page was left
+ * with or without the back/forward cache (decision 029): a Send still on its way when the page was left
  * goes again with its key (stored once either way), and a success whose toast the visitor had not yet
  * seen to its end shows its toast again. Either way the page says what became of the enquiry.
  */

@@ -8,6 +8,7 @@
  * - the front door (front-door.server.ts): canonical paths, the trusted visitor address, the verdict on
  *   posts from other sites, before Express and Remix see the request;
  * - the headers every response carries (response-headers.server.ts), static files and refusals included;
+ * - the built scripts in their brotli copies, for browsers that take brotli (precompressed.server.ts);
  * - Remix's route manifest answered only to the browser's own queries, kept only for the site's own
  *   routes (route-manifest.server.ts);
  * - a refused post gets its page, then the connection closes without a reset (refusal-close.server.ts);
@@ -24,6 +25,7 @@ import path from "node:path";
 import type { SiteConfig } from "~/config.server";
 import { MAX_FORM_BYTES } from "~/enquiry/action.server";
 import { frontDoor } from "./front-door.server";
+import { answerPrecompressed, precompressedFiles } from "./precompressed.server";
 import { answerClientError, closeAfterRefusal } from "./refusal-close.server";
 import { remixServeMorgan, routeAccessLog } from "./remix-serve-log.server";
 import { boundConsole, createRequestLog } from "./request-log.server";
@@ -61,6 +63,7 @@ export function publicFolders(root = path.resolve("public")): Set<string> {
 const originalCreateServer = http.createServer;
 let installed: SiteConfig | undefined;
 let folders: ReadonlySet<string> = new Set();
+let precompressed: ReturnType<typeof precompressedFiles> = new Map();
 let headers: Readonly<Record<string, string>> = {};
 let build: () => { routes: ServerRoutes; version: string };
 const requestLog = createRequestLog();
@@ -89,6 +92,7 @@ export function installHttpServer(config: SiteConfig, serverBuild: typeof build)
   headers = securityHeaders({ production: config.production });
   keepServingOnStrayRejections();
   folders = publicFolders();
+  precompressed = precompressedFiles();
   routeAccessLog((line) => requestLog.access(line), remixServeMorgan());
   boundConsole(requestLog, () => answering.getStore() !== undefined);
   if (http.createServer !== createServer) http.createServer = createServer;
@@ -154,6 +158,7 @@ function withFrontDoor(listener: http.RequestListener): http.RequestListener {
     const verdict = frontDoor(request, { siteOrigins: config.siteOrigins, trustProxy: config.trustProxy, publicFolders: folders });
     closeAfterRefusal(request, response);
     if (verdict.kind === "pass") {
+      if (answerPrecompressed(request, response, precompressed)) return;
       const manifest = routeManifestVerdict(request, build());
       if (manifest === "refuse") {
         // Not the manifest of the site's routes as its pages ask for it: nothing to keep, nothing to tell.

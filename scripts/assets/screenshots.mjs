@@ -1,6 +1,6 @@
 // `npm run screenshots`: the README's screenshots (docs/screenshot-{360,1440}.png), taken from a fresh
 // production build (the script builds first: the stack would reuse a stale build/) with the default
-// configuration (the studio a newcomer would see), hydrated: the first screen a visitor sees. And the
+// configuration (the studio a newcomer would see), with the booking form's island loaded: the first screen a visitor sees. And the
 // whole page at each width, every photo loaded, to look at (artifacts/screenshots/home-{360,1440}.png).
 import path from "node:path";
 import { chromium } from "@playwright/test";
@@ -15,12 +15,12 @@ try {
   for (const width of [360, 1440]) {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(`${site.url}/`);
-    // The home page hydrates when the visitor starts on the form (decision 016): focus entering it, sent as
-    // an event so that nothing scrolls (as tests/e2e/fixtures.ts's startHydration does).
+    // The island loads when the visitor starts on the form (decision 030): focus entering it, sent as an
+    // event so that nothing scrolls (as tests/e2e/fixtures.ts's startHydration does).
     await page.evaluate(() =>
-      document.querySelector("[data-hydrate-on-intent]").dispatchEvent(new FocusEvent("focusin", { bubbles: true })),
+      document.querySelector("form[data-contact-form]").dispatchEvent(new FocusEvent("focusin", { bubbles: true })),
     );
-    await page.waitForFunction(() => window.__remixRouter?.state.initialized === true);
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
     await page.screenshot({ path: path.join(ROOT, `docs/screenshot-${width}.png`), fullPage: false });
     for (const img of await page.getByRole("img").all()) await img.scrollIntoViewIfNeeded();
     await page.waitForFunction(() => [...document.images].every((img) => img.complete && img.naturalWidth > 0));

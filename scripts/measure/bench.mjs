@@ -21,6 +21,7 @@ import { BUDGETS, kb } from "./budgets.mjs";
 import { LOAD_TARGETS, loadTest } from "./load.mjs";
 import { oddPaths } from "./odd-paths.mjs";
 import { pageWeight } from "./page-weight.mjs";
+import { scriptTransfer } from "./script-transfer.mjs";
 import { hydrationBench, visitorBench } from "./visitor.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -68,14 +69,15 @@ try {
   log("visitor (360 px, CPU x4, slow 4G), side by side with plain HTML, 5 interleaved runs a scenario");
   results.visitor = await visitorBench(site.url, 5);
 
-  // --- hydration itself (issue 25): focus to hydrated; Send before hydration (needs the function) ----
-  log("focus to hydrated, desktop and phone (CPU x4), 5 runs each");
+  // --- the island (decision 030): intent to island; Send before it; scripts through a Send (needs the function) ----
+  log("intent to the island, desktop and phone (CPU x4), 5 runs each");
   results.hydration = await hydrationBench(site.url, 5, "h");
-  log("Send before hydration, desktop and phone (CPU x4), 5 runs each, against the whole stack");
+  log("Send before the island, desktop and phone (CPU x4), 5 runs each, and scripts through a Send, against the whole stack");
   const full = await startStack({ env: { function: { MIN_FILL_MS: "200", RATE_LIMIT_PER_CLIENT: "1000" } } });
   try {
     const sends = await hydrationBench(full.siteUrl, 5, "s");
     for (const [profile, r] of Object.entries(sends)) results.hydration[profile].sendBeforeHydration = r.sendBeforeHydration;
+    results.transfer = await scriptTransfer(full.siteUrl);
   } finally {
     await full.stop();
   }
@@ -85,15 +87,7 @@ try {
   results.oddPaths = await oddPaths(site.url);
 
   // --- bytes ----------------------------------------------------------------------------------
-  const weight = await pageWeight(site.url);
-  results.weight = {
-    initialJsGzip: weight.jsGzip,
-    intentJsGzip: weight.intentJsGzip,
-    htmlGzip: weight.htmlGzip,
-    cssGzip: weight.cssGzip,
-    htmlCssGzip: weight.htmlGzip + weight.cssGzip,
-    supabaseInFirstView: weight.containsSupabase,
-  };
+  results.weight = await pageWeight(site.url);
 
   // --- throughput of / against a static server with the same bytes ------------------------------
   const html = Buffer.from(await (await fetch(`${site.url}/`)).arrayBuffer());
@@ -263,14 +257,15 @@ function printTable(r) {
     ]);
     rows.push(["  odd paths: answers; documents in memory after", `${JSON.stringify(o.oddStatuses)}; ${o.documentsInMemory}`, "no 5xx; 1"]);
   }
-  rows.push(["JS on arrival (gzip)", kb(r.weight.initialJsGzip), `<= ${kb(BUDGETS.jsGzip)}`]);
-  rows.push(["JS on first intent (gzip)", kb(r.weight.intentJsGzip), `<= ${kb(BUDGETS.intentJsGzip)}`]);
-  rows.push([
-    "HTML + blocking CSS (gzip)",
-    `${kb(r.weight.htmlCssGzip)} (${kb(r.weight.htmlGzip)} + ${kb(r.weight.cssGzip)})`,
-    `<= ${kb(BUDGETS.htmlCssGzip)}`,
-  ]);
-  rows.push(["supabase-js in first view", r.weight.supabaseInFirstView ? "yes" : "no", "no"]);
+  rows.push(["First round trip: head, header, hero (gzip)", kb(r.weight.firstRoundTrip), `<= ${kb(BUDGETS.firstRoundTrip)}`]);
+  rows.push(["The whole page (gzip)", kb(r.weight.html), ""]);
+  rows.push(["Inline script", kb(r.weight.inlineScript), `<= ${kb(BUDGETS.inlineScript)}`]);
+  rows.push(["JS on arrival", kb(r.weight.jsOnArrival), `<= ${kb(BUDGETS.jsOnArrival)}`]);
+  rows.push(["JS on first intent (brotli)", kb(r.weight.jsOnIntent), `<= ${kb(BUDGETS.jsOnIntent)}`]);
+  rows.push(["JS through a Send (brotli)", kb(r.weight.jsThroughSend), `<= ${kb(BUDGETS.jsThroughSend)}`]);
+  if (r.transfer)
+    rows.push(["  scripts transferred through a Send (Chromium)", `${kb(r.transfer.bytes)} in ${r.transfer.files} files`, "<= 115.0 KB"]);
+  rows.push(["supabase-js before the first intent", r.weight.supabaseBeforeIntent ? "yes" : "no", "no"]);
   rows.push(["GET / site (20 conn, 10 s after 3 s warm-up)", `${r.throughput.site.rps} req/s, p99 ${r.throughput.site.p99Ms} ms`, ""]);
   rows.push(["GET / static, same bytes", `${r.throughput.static.rps} req/s, p99 ${r.throughput.static.p99Ms} ms`, ""]);
   rows.push(["  site / static", `${(r.throughput.ratio * 100).toFixed(0)} %`, ">= 80 %"]);

@@ -1,59 +1,78 @@
-// What the first view of `/` costs in bytes, gzipped (level 9) as remix-serve's compression would
-// send it: see pageWeight below.
-import { readFileSync } from "node:fs";
+// What the home page costs in bytes, as the site sends it: see pageWeight below.
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { brotliCompressSync, gzipSync, constants } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;
 const br = (buf) => brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 const local = (url) => readFileSync(path.join(ROOT, "public", new URL(url, "http://x").pathname));
+/** A built script as a browser that takes brotli gets it: its brotli copy (scripts/assets/precompress.mjs). */
+const sent = (url) => {
+  const copy = path.join(ROOT, "public", `${new URL(url, "http://x").pathname}.br`);
+  return existsSync(copy) ? readFileSync(copy).length : br(local(url));
+};
 
-/** Static imports of a built ES module, followed transitively (dynamic imports are not followed). */
-function staticImports(file, seen) {
+/** A built module and what it imports, statically and (with `dynamic`) by import(), transitively. */
+function reach(file, seen, dynamic) {
   if (seen.has(file)) return;
   seen.add(file);
   const source = local(file).toString();
-  for (const match of source.matchAll(/(?:^|[;\n}])\s*import\s*(?:[\w$*{}\s,]+from\s*)?["']([^"']+)["']/g)) {
-    staticImports(new URL(match[1], `http://x${file}`).pathname, seen);
-  }
+  const statics = [...source.matchAll(/(?:^|[;\n}])\s*import\s*(?:[\w$*{}\s,]+from\s*)?["']([^"']+)["']/g)].map((m) => m[1]);
+  const dynamics = dynamic ? [...source.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]) : [];
+  // Only the site's own files: a bare name (supabase-js's `import("ws")`, for Node) never runs in a browser.
+  for (const next of [...statics, ...dynamics].filter((name) => /^\.{0,2}\//.test(name)))
+    reach(new URL(next, `http://x${file}`).pathname, seen, dynamic);
 }
-
-/** JavaScript files reached from preload links and module scripts, with their sizes. */
-function jsFrom(preloads, moduleScripts) {
-  const inline = moduleScripts.flatMap((code) =>
-    [...code.matchAll(/import\("([^"]+)"\)|import \* as \w+ from "([^"]+)"/g)].map((m) => m[1] ?? m[2]),
-  );
-  const files = new Set();
-  for (const file of [...preloads, ...inline]) staticImports(new URL(file, "http://x").pathname, files);
-  return [...files].map((f) => ({ file: f, raw: local(f).length, gzip: gz(local(f)) }));
-}
+const files = (entries, dynamic) => {
+  const seen = new Set();
+  for (const entry of entries) reach(new URL(entry, "http://x").pathname, seen, dynamic);
+  return [...seen].map((file) => ({ file, bytes: sent(file), hasSupabase: local(file).toString().includes("GoTrueClient") }));
+};
+const total = (list) => list.reduce((n, f) => n + f.bytes, 0);
 
 /**
- * What the first view of `/` costs: the HTML and render-blocking CSS, the JavaScript fetched on
- * arrival, and the JavaScript fetched on the visitor's first intent (the home page defers its
- * hydration until then: docs/decisions/008), each gzipped as remix-serve's compression would send it.
+ * What the home page costs (decisions 005 and 030):
+ * - firstRoundTrip: the HTML a first paint needs (the head with its inline CSS, the header and the hero, what a
+ *   360 px phone shows first), gzipped as the page is sent: it must arrive in the first round trip (TCP's
+ *   initial window, 14 KB); the rest of the page follows it, and may grow (FAQ entries, packages, gear);
+ * - html: the whole page, gzipped;
+ * - inlineScript: the page's inline script (the menu and the booking form's layer), raw bytes;
+ * - jsOnArrival: the modules the page loads by itself (none: the page is HTML);
+ * - jsOnIntent: the island's modules, loaded when the visitor starts on the form (no supabase-js);
+ * - jsThroughSend: everything the island may load through a Send (supabase-js and the toasts included),
+ *   each as its brotli copy, as a browser that takes brotli gets it.
  */
 export async function pageWeight(siteUrl) {
   const html = Buffer.from(await (await fetch(`${siteUrl}/`)).arrayBuffer());
   const text = html.toString();
-  const css = [...text.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1]);
-  const preloads = (attribute) =>
-    [...text.matchAll(new RegExp(`<link(?=[^>]* ${attribute}="modulepreload")[^>]*href="([^"]+)"`, "g"))].map((m) => m[1]);
-  const modules = (type) => [...text.matchAll(new RegExp(`<script[^>]* type="${type}"[^>]*>([\\s\\S]*?)</script>`, "g"))].map((m) => m[1]);
-  const onArrival = jsFrom(preloads("rel"), modules("module"));
-  const onIntent = jsFrom(preloads("data-deferred-rel"), modules("text/x-deferred-module"));
-  const hasSupabase = (files) => files.some((f) => local(f.file).toString().includes("GoTrueClient"));
-  const cssBytes = css.map((f) => local(f));
+  const hero = text.indexOf('aria-labelledby="hero-title"');
+  const foldEnd = hero < 0 ? text.length : text.indexOf("</section>", hero) + "</section>".length;
+  const inline = [...text.matchAll(/<script(?![^>]*\btype="application\/(?:ld\+)?json")(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) => m[1],
+  );
+  const onArrival = files(
+    [
+      ...[...text.matchAll(/<link(?=[^>]* rel="modulepreload")[^>]*href="([^"]+)"/g)].map((m) => m[1]),
+      ...[...text.matchAll(/<script[^>]* src="([^"]+)"/g)].map((m) => m[1]),
+    ],
+    false,
+  );
+  // The island's entry and its imports, as the page's inline layer names them.
+  const island = /"island":(\{"entry":"[^"]+","imports":\[[^\]]*\]\})/.exec(inline.join("\n"));
+  const entries = island ? (({ entry, imports }) => [entry, ...imports])(JSON.parse(island[1])) : [];
+  const onIntent = files(entries, false);
+  const throughSend = files(entries, true);
   return {
-    htmlGzip: gz(html),
+    firstRoundTrip: gz(Buffer.from(text.slice(0, foldEnd))),
+    html: gz(html),
     htmlBrotli: br(html),
-    cssGzip: cssBytes.reduce((n, b) => n + gz(b), 0),
-    cssBrotli: cssBytes.reduce((n, b) => n + br(b), 0),
-    jsGzip: onArrival.reduce((n, f) => n + f.gzip, 0),
-    jsFiles: onArrival,
-    intentJsGzip: onIntent.reduce((n, f) => n + f.gzip, 0),
-    intentJsFiles: onIntent,
-    containsSupabase: hasSupabase(onArrival) || hasSupabase(onIntent),
+    inlineScript: inline.reduce((n, code) => n + Buffer.byteLength(code), 0),
+    jsOnArrival: total(onArrival),
+    jsOnIntent: total(onIntent),
+    intentFiles: onIntent.length,
+    jsThroughSend: total(throughSend),
+    sendFiles: throughSend.length,
+    supabaseBeforeIntent: onArrival.some((f) => f.hasSupabase) || onIntent.some((f) => f.hasSupabase),
   };
 }

@@ -10,7 +10,7 @@
 //   (d) type in the form   land on /#contact, tap the name field, type a name
 // Target: each INP within ×1.25 (+16 ms) of plain HTML, no frame over 50 ms while scrolling, and the
 // tapped answer shown in every run.
-// Then the hydration itself (issue 25), 5 runs each on an unthrottled desktop (1440 px), on the phone
+// Then the booking form's island (decision 030), 5 runs each on an unthrottled desktop (1440 px), on the phone
 // (360 px, touch, CPU ×4) with the network unthrottled, and on the phone with slow 4G too (no target):
 //   intent to hydrated      from focus entering the form to `html[data-hydrated]`, by each hand (issue 34), with
 //                           no reduced motion (a focused link slides the page): a tap or click on the Name
@@ -19,7 +19,7 @@
 //                           scrolls to the field
 //   Send before hydration   the form filled as autofill does and Send pressed at once: the button one frame
 //                           later, the toast, the cleared form, and whether the document was reloaded
-// Target: intent to hydrated at most 500 ms (desktop) and 1200 ms (phone) by every hand; "Sending..." on a disabled
+// Target: intent to hydrated at most 250 ms (desktop) and 600 ms (phone) by every hand; "Sending..." on a disabled
 // button one frame after the click, the success toast, a cleared form and no reload in every run.
 // Used by `npm run bench` (the "visitor" rows); alone:
 //   node scripts/measure/visitor.mjs [runs] [scenarios, e.g. bd; h: intent to hydrated; s: Send before hydration]
@@ -166,11 +166,11 @@ export async function visit(browser, siteUrl, scenario, variant) {
   return result;
 }
 
-/** Where hydration is measured: an unthrottled desktop, and the phone above without its slow network. */
+/** Where the island's loading is measured: an unthrottled desktop, and the phone above without its slow network. */
 const PROFILES = {
-  "desktop 1440 px": { context: { viewport: { width: 1440, height: 900 } }, cpu: 1, targetMs: 500 },
-  "phone 360 px, CPU x4": { context: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 } }, cpu: 4, targetMs: 1200 },
-  // No target: the ~105 KB of modules take most of a second to arrive on slow 4G alone.
+  "desktop 1440 px": { context: { viewport: { width: 1440, height: 900 } }, cpu: 1, targetMs: 250 },
+  "phone 360 px, CPU x4": { context: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 } }, cpu: 4, targetMs: 600 },
+  // No target: the island's modules take a while to arrive on slow 4G alone.
   "phone, CPU x4, slow 4G": { context: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 } }, cpu: 4, network: SLOW_4G },
 };
 const HYDRATED = "data-hydrated";

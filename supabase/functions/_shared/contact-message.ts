@@ -229,7 +229,7 @@ export function neutralize(value: string, { lines = false } = {}): string {
  */
 export function isBlank(value: string, rule = { invisible: INVISIBLE, nothingToRead: NOTHING_TO_READ }): boolean {
   // `neutralize` then NOTHING_TO_READ, in one step. It names nothing outside itself (`rule` carries the
-  // patterns), so the page's inline Send check runs this same function (inline-send-before-hydration.ts).
+  // patterns), so the page's inline layer runs this same function (app/enquiry/form-layer.inline.ts).
   return rule.nothingToRead.test(value.replace(rule.invisible, ""));
 }
 
