@@ -14,6 +14,8 @@ COPY remix.config.js tsconfig.json remix.env.d.ts ./
 COPY app ./app
 COPY public ./public
 COPY supabase/functions/_shared ./supabase/functions/_shared
+# `npm run build` ends by writing the built scripts' brotli copies (decision 030).
+COPY scripts/assets/precompress.mjs ./scripts/assets/
 RUN npm run build
 
 FROM ${BASE_IMAGE} AS prod-deps

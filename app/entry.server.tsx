@@ -1,5 +1,3 @@
-// The compiler's own module of this build (its routes and assets), read at the first request.
-import * as serverBuild from "@remix-run/dev/server-build";
 import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { startupConfig } from "./config.server";
 import { renderDocument } from "./document/render.server";
@@ -10,7 +8,7 @@ import { installHttpServer, noteRequestError } from "./server/http-server.server
 // here, and the server it then creates gets the site's time limits and front door. Then the site asks
 // its function whether it recognises the site's relay secret (the owner's alarm if not).
 const siteConfig = startupConfig();
-installHttpServer(siteConfig, () => ({ routes: serverBuild.routes, version: serverBuild.assets.version }));
+installHttpServer(siteConfig);
 checkFunctionAtStart({ supabaseUrl: siteConfig.publicEnv.supabaseUrl, relaySecret: siteConfig.relaySecret });
 
 // Every document (the home page, the 404, the error screen) goes through the document pipeline.

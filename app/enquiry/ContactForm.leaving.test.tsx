@@ -68,7 +68,7 @@ function comeBack(projectTitle?: string) {
 }
 const keyOf = (call: number) => (vi.mocked(sendEnquiry).mock.calls[call]![2] as SendMeta).idempotencyKey;
 
-describe("ContactForm: a Send and the visitor leaving the page (issue 34)", () => {
+describe("ContactForm: a Send and the visitor leaving the page (decision 029)", () => {
   beforeEach(() => {
     vi.mocked(sendEnquiry).mockReset();
     sessionStorage.clear();

@@ -1,6 +1,6 @@
 /**
- * What one Send from the browser needs to survive the visitor leaving the page (issue 34, decisions
- * 026 and 029): its Idempotency-Key, kept with the message it was made for and what became of it
+ * What one Send from the browser needs to survive the visitor leaving the page (decisions 026
+ * and 029): its Idempotency-Key, kept with the message it was made for and what became of it
  * (attempt-record.ts), and whether the page was left while it was on its way.
  *
  * The key: one per distinct message, made in the browser (the page is the same for everyone). A second

@@ -5,7 +5,7 @@
  *
  * - The no-JavaScript path (action.server.ts): the site's server calls the function over the data
  *   centre's network. 15 s is above the slowest good answer measured (9.3 s at p99 while PostgreSQL was
- *   paused for 10 s, issue 33) with room to spare.
+ *   paused for 10 s in the fault suite, decision 025) with room to spare.
  * - The browser path (send.client.ts): the same wait, plus the visitor's own network both ways (a slow
  *   phone connection's upload and round trips, a few seconds at worst).
  *

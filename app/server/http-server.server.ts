@@ -9,8 +9,7 @@
  *   posts from other sites, before Express and Remix see the request;
  * - the headers every response carries (response-headers.server.ts), static files and refusals included;
  * - the built scripts in their brotli copies, for browsers that take brotli (precompressed.server.ts);
- * - Remix's route manifest answered only to the browser's own queries, kept only for the site's own
- *   routes (route-manifest.server.ts);
+ * - Remix's route manifest refused: no page has a client router (route-manifest.server.ts);
  * - a refused post gets its page, then the connection closes without a reset (refusal-close.server.ts);
  * - Node's own answers (a request it cannot read, an `Expect` it does not know) carry the same headers;
  * - what a request makes the site write is bounded (request-log.server.ts): a refusal is one line, a
@@ -29,8 +28,8 @@ import { answerPrecompressed, precompressedFiles } from "./precompressed.server"
 import { answerClientError, closeAfterRefusal } from "./refusal-close.server";
 import { remixServeMorgan, routeAccessLog } from "./remix-serve-log.server";
 import { boundConsole, createRequestLog } from "./request-log.server";
-import { addMissingHeaders, overrideHeader, securityHeaders } from "./response-headers.server";
-import { routeManifestVerdict, type ServerRoutes } from "./route-manifest.server";
+import { addMissingHeaders, securityHeaders } from "./response-headers.server";
+import { asksForRouteManifest } from "./route-manifest.server";
 
 /** How many folders of public/ are listed at most (it holds a handful). */
 const MAX_PUBLIC_FOLDERS = 1_000;
@@ -65,7 +64,6 @@ let installed: SiteConfig | undefined;
 let folders: ReadonlySet<string> = new Set();
 let precompressed: ReturnType<typeof precompressedFiles> = new Map();
 let headers: Readonly<Record<string, string>> = {};
-let build: () => { routes: ServerRoutes; version: string };
 const requestLog = createRequestLog();
 /** The request being answered, for the errors the framework reports while answering it. */
 const answering = new AsyncLocalStorage<http.IncomingMessage>();
@@ -84,11 +82,10 @@ export function noteRequestError(error: unknown) {
 
 /**
  * Called once by entry.server at start-up (a call, not a bare import: the build drops side-effect
- * imports), with the server build's routes and assets version (read when the first request comes).
+ * imports).
  */
-export function installHttpServer(config: SiteConfig, serverBuild: typeof build) {
+export function installHttpServer(config: SiteConfig) {
   installed = config;
-  build = serverBuild;
   headers = securityHeaders({ production: config.production });
   keepServingOnStrayRejections();
   folders = publicFolders();
@@ -159,14 +156,12 @@ function withFrontDoor(listener: http.RequestListener): http.RequestListener {
     closeAfterRefusal(request, response);
     if (verdict.kind === "pass") {
       if (answerPrecompressed(request, response, precompressed)) return;
-      const manifest = routeManifestVerdict(request, build());
-      if (manifest === "refuse") {
-        // Not the manifest of the site's routes as its pages ask for it: nothing to keep, nothing to tell.
+      if (asksForRouteManifest(request)) {
+        // No page has a client router to ask for it: nothing to keep, nothing to tell.
         response.writeHead(404, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
         response.end("Not Found");
         return;
       }
-      if (manifest === "pass-uncached") overrideHeader(response, "Cache-Control", "no-store");
       // Express takes a third argument in place of its final handler, which printed every error it got
       // (a range a static file cannot satisfy, a path it cannot decode) with its stack.
       const express = listener as (request: http.IncomingMessage, response: http.ServerResponse, done: (error?: unknown) => void) => void;

@@ -42,12 +42,3 @@ export function headerLines(headers: Readonly<Record<string, string>>): string {
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
 }
-
-/** Hooks `response` so that `name` is `value` when its head is written, whatever was set before. */
-export function overrideHeader(response: ServerResponse, name: string, value: string): void {
-  const writeHead = response.writeHead;
-  response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    this.setHeader(name, value);
-    return (writeHead as (...args: unknown[]) => ServerResponse).apply(this, args);
-  } as ServerResponse["writeHead"];
-}

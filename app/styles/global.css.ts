@@ -16,7 +16,7 @@ globalStyle("html", {
 //   tap land on whatever passes by;
 // - focus bringing a field into view (Tab, autofill, a screen reader, the first field in error) and
 //   the page bringing Send above a toast: a keyboard visitor waits for no slide to a field, and a slide of the
-//   whole page kept the form's scripts from hydrating for as long (issue 34: 1.3 s against 0.6 s for a
+//   whole page kept the form's scripts from hydrating for as long (decision 026: 1.3 s against 0.6 s for a
 //   tap on a phone);
 // - everything, for visitors who prefer reduced motion.
 // Where `:has()` is unknown (Firefox before 121), every scroll is at once.

@@ -82,7 +82,7 @@ try {
     await full.stop();
   }
 
-  // --- odd paths: GET / while 300 distinct slash paths arrive, against GET / alone (issue 18) ----------
+  // --- odd paths: GET / while 300 distinct slash paths arrive, against GET / alone (decision 017) -------
   log("GET / p95 idle, then while 300 distinct slash paths arrive");
   results.oddPaths = await oddPaths(site.url);
 

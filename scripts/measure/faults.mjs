@@ -1,4 +1,4 @@
-// The fault suite (issue 33): a steady load of enquiries through the local stack (stack.mjs: PostgreSQL,
+// The fault suite (decisions 025 and 032): a steady load of enquiries through the local stack (stack.mjs: PostgreSQL,
 // the function under its supervisor, the SMTP catcher in its own process keeping mail on disk, the
 // redelivery schedule), with one fault injected in the middle of each phase, then a wait for recovery
 // and a table: what was sent, answered 2xx, refused (an HTTP error), got no answer (no HTTP response

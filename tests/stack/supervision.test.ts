@@ -1,4 +1,4 @@
-// `npm run stack` supervises its parts as the platform does (docs/decisions/025, issue 33): a killed
+// `npm run stack` supervises its parts as the platform does (docs/decisions/025): a killed
 // function is started again and answers; a paused catcher slows no answer, and the mail that waited goes
 // out on the local schedule once it is back; a killed catcher or database stops the whole stack, named,
 // with exit code 1, no process left and every port free; caught mail survives the catcher's restart, a

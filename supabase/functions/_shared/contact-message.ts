@@ -4,7 +4,7 @@
  * (package.json's imports) and Deno by relative path, as-is, so there is exactly one definition of the fields, their limits and the parser.
  */
 
-/** The Edge Function the browser calls with `functions.invoke` (spec point 7). */
+/** The Edge Function the browser calls with `functions.invoke`. */
 export const FUNCTION_NAME = "send-contact-email";
 
 /**
@@ -50,7 +50,7 @@ export const FIELDS = [
 ] as const satisfies readonly FieldSpec[];
 
 export type ContactField = (typeof FIELDS)[number]["name"];
-/** What the browser sends (spec point 7): every field as text. */
+/** What the browser sends: every field as text. */
 export type ContactMessage = Record<ContactField, string>;
 
 export const CONTACT_FIELDS: readonly ContactField[] = FIELDS.map((f) => f.name);
@@ -116,8 +116,8 @@ export type EnquiryResult =
   | { status: "invalid"; fieldErrors: FieldErrors; message: string }
   | { status: "rate-limited"; retryAfterSeconds: number; message: string }
   /**
-   * No longer sent (docs/decisions/022: a fast fill is stored, without a confirmation); an older
-   * function's answer, still understood by the site while both are deployed.
+   * No longer sent (docs/decisions/031: a fast fill is stored, and only tightens the confirmation's
+   * limits); an older function's answer, still understood by the site while both are deployed.
    */
   | { status: "too-fast"; message: string }
   | { status: "error"; message: string; code?: ErrorCode };
@@ -201,9 +201,10 @@ const NOTHING_TO_READ = /^[\p{Z}\p{M}]*$/u;
 /** Every way of ending a line: LF, CR, VT, FF, NEL and the Unicode line and paragraph separators. */
 const LINE_BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/;
 // Controls: every one in a single-line field (a tab included); in the details, all but tab and LF.
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-// eslint-disable-next-line no-control-regex -- the same, for ESLint
+/* eslint-disable no-control-regex -- matching control characters is the point (Deno's ignore must be the line above) */
+// deno-lint-ignore no-control-regex -- the same, for deno lint
 const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+/* eslint-enable no-control-regex */
 const SINGLE_LINE_CONTROL_CHARS = /\p{Cc}/u;
 
 /**
