@@ -1,5 +1,5 @@
 /**
- * Every word, price and fact the page shows (spec points 2, 3 and 9). Sections only render this.
+ * Every word, price and fact the page shows. Sections only render this.
  * Changing a price is one edit of one number here (serviceEntries, packageEntries); every text that shows it
  * is made from it, and `npm run typecheck` and the content tests guard it.
  * Studio-specific facts (name, e-mail, address, social link) are configuration: see app/config.server.ts.
@@ -10,8 +10,11 @@ export type Price = { amount: number; per: "hour" | "song" } | { from: number; t
 
 type ServiceEntry = { title: string; description: string; features: readonly string[]; price: Price };
 
-/** A prepaid package: so many hours of an hourly service, at one price; its title and savings follow. */
-type PackageEntry = { hours: number; of: string; description: string; price: number };
+/**
+ * A prepaid package: so many hours of an hourly service, at one price; its savings follow, and its title too
+ * ("10 Hour Recording Package") unless it carries its own.
+ */
+type PackageEntry = { hours: number; of: string; description: string; price: number; title?: string };
 
 export type Service = ServiceEntry & { priceText: string };
 export type Package = PackageEntry & { title: string; priceText: string; savings: number; savingsText: string };
@@ -109,7 +112,7 @@ export function priceList(serviceList: readonly ServiceEntry[], packageList: rea
       const savings = pkg.hours * hourlyRate(pkg.of) - pkg.price;
       return {
         ...pkg,
-        title: `${pkg.hours} Hour ${pkg.of} Package`,
+        title: pkg.title ?? `${pkg.hours} Hour ${pkg.of} Package`,
         priceText: money(pkg.price),
         savings,
         savingsText: `Save ${money(savings)}`,
@@ -126,7 +129,7 @@ export const equipmentSection = {
   badge: "Always upgrading our gear",
 } as const;
 
-// Only the facts the FAQ gives (spec point 9): no invented brands or models.
+// Only the facts the FAQ gives: no invented brands or models.
 export const equipment: readonly EquipmentGroup[] = [
   { category: "Microphones", items: ["Large-diaphragm condenser microphone"] },
   { category: "Audio Interface", items: ["Audio interface connected over Thunderbolt"] },
@@ -234,7 +237,7 @@ function priceOf(title: (typeof serviceEntries)[number]["title"]): string {
   return services.find((s) => s.title === title)!.priceText;
 }
 
-// Twelve items carrying exactly the booking terms and studio facts of spec point 9.
+// The items carrying exactly the studio's booking terms and facts.
 export const faq: readonly FaqItem[] = [
   {
     question: "How do I book a session?",

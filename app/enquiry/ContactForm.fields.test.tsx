@@ -9,13 +9,14 @@ import { contactForm, toasts } from "~/content";
 import { ToastViewport } from "~/toasts/Toasts";
 import { ContactForm } from "./ContactForm";
 
-// Hoisted with the mocks that use it.
+// Hoisted with the mocks that use it. Names and labels no real field will take: a real Phone or Budget
+// field added to the contract must not collide with these.
 const EXTRA = vi.hoisted(() => [
-  { name: "phone", label: "Phone", required: false, limit: 30, lines: "one", autocomplete: "tel", inputType: "tel" },
-  { name: "budget", label: "Budget", required: true, limit: 50, lines: "many", autocomplete: "off", inputType: "text" },
+  { name: "testOnlyTel", label: "Test-only tel", required: false, limit: 30, lines: "one", autocomplete: "tel", inputType: "tel" },
+  { name: "testOnlyLines", label: "Test-only lines", required: true, limit: 50, lines: "many", autocomplete: "off", inputType: "text" },
   {
-    name: "room",
-    label: "Room",
+    name: "testOnlyChoice",
+    label: "Test-only choice",
     required: false,
     limit: 40,
     lines: "one",
@@ -25,7 +26,7 @@ const EXTRA = vi.hoisted(() => [
   },
 ]);
 
-// The contract with two entries added after the address (its derived lists made again from FIELDS).
+// The contract with three entries added after the address (its derived lists made again from FIELDS).
 vi.mock("#shared/contact-message.ts", async (importOriginal) => {
   const real = await importOriginal<typeof Contract>();
   const FIELDS = [...real.FIELDS.slice(0, 2), ...EXTRA, ...real.FIELDS.slice(2)];
@@ -45,8 +46,18 @@ vi.mock("~/content", async (importOriginal) => {
     ...real,
     contactForm: {
       ...real.contactForm,
-      labels: { ...real.contactForm.labels, phone: "Phone", budget: "Budget", room: "Room" },
-      placeholders: { ...real.contactForm.placeholders, phone: "+1 416 555 0100", budget: "About", room: "Choose a room" },
+      labels: {
+        ...real.contactForm.labels,
+        testOnlyTel: "Test-only tel",
+        testOnlyLines: "Test-only lines",
+        testOnlyChoice: "Test-only choice",
+      },
+      placeholders: {
+        ...real.contactForm.placeholders,
+        testOnlyTel: "+1 416 555 0100",
+        testOnlyLines: "About",
+        testOnlyChoice: "Choose one",
+      },
     },
   };
 });
@@ -59,14 +70,14 @@ describe("the form's fields", () => {
     render(<ContactForm {...props} />);
     const names = [...document.querySelectorAll<HTMLInputElement>("form [name]")].map((c) => c.name).filter((n) => n !== "website");
     expect(names).toEqual(FIELDS.map((f) => f.name));
-    const phone = screen.getByLabelText(/^Phone/);
-    expect(phone).not.toBeRequired();
-    expect(phone).toHaveAttribute("type", "tel");
-    expect(phone).toHaveAttribute("autocomplete", "tel");
-    expect(screen.getByText("Phone").parentElement).toHaveTextContent("(optional)");
-    const budget = screen.getByLabelText(/^Budget/);
-    expect(budget.tagName).toBe("TEXTAREA");
-    expect(budget).toBeRequired();
+    const tel = screen.getByLabelText(/^Test-only tel/);
+    expect(tel).not.toBeRequired();
+    expect(tel).toHaveAttribute("type", "tel");
+    expect(tel).toHaveAttribute("autocomplete", "tel");
+    expect(screen.getByText("Test-only tel").parentElement).toHaveTextContent("(optional)");
+    const lines = screen.getByLabelText(/^Test-only lines/);
+    expect(lines.tagName).toBe("TEXTAREA");
+    expect(lines).toBeRequired();
     for (const { name, autocomplete } of FIELDS)
       expect(document.querySelector(`form [name="${name}"]`), name).toHaveAttribute("autocomplete", autocomplete);
     expect(screen.getByLabelText(/^Project Details/)).not.toBeRequired();

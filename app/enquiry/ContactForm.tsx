@@ -41,6 +41,10 @@ const SIDE_BY_SIDE: readonly ContactField[] = ["name", "email"];
 const fieldId = (field: ContactField) => `contact-${field}`;
 const errorId = (field: ContactField) => `contact-${field}-error`;
 
+/** A field's label and placeholder from app/content.ts, or, for a field the content does not name yet, the contract's label. */
+const labelOf = (field: ContactField) => (contactForm.labels as Partial<Record<string, string>>)[field] ?? FIELD_SPECS[field].label;
+const placeholderOf = (field: ContactField) => (contactForm.placeholders as Partial<Record<string, string>>)[field] ?? "";
+
 /** The message as the form holds it: every field of the contract, read through FormData. */
 const messageOf = (data: FormData) =>
   Object.fromEntries(CONTACT_FIELDS.map((f) => [f, String(data.get(f) ?? "").trim()])) as ContactMessage;
@@ -265,18 +269,18 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       ...common,
       // What is being sent stays as it is shown (a select has no read-only state).
       readOnly: sending,
-      placeholder: contactForm.placeholders[name],
+      placeholder: placeholderOf(name),
       onInput: (e: { currentTarget: { value: string } }) => checkLength(name, e.currentTarget.value),
     };
     return (
       <div key={name} className={styles.field}>
         <label htmlFor={fieldId(name)} className={styles.label}>
-          {contactForm.labels[name]}
+          {labelOf(name)}
           {required ? null : <span className={styles.optional}> {contactForm.optional}</span>}
         </label>
         {options ? (
           <select {...common}>
-            <option value="">{contactForm.placeholders[name]}</option>
+            <option value="">{placeholderOf(name)}</option>
             {options.map((option) => (
               <option key={option}>{option}</option>
             ))}

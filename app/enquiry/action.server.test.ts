@@ -104,7 +104,7 @@ describe("the no-JS path's answer (Post/Redirect/Get, decision 027)", () => {
     expect(response.headers.get("location")).toBeNull();
     expect(await response.json()).toEqual({
       status: "missing",
-      values: { name: " ", email: "ada@example.com", projectTitle: "EP", projectDetails: "Two songs" },
+      values: { ...emptyMessage(), name: " ", email: "ada@example.com", projectTitle: "EP", projectDetails: "Two songs" },
     });
   });
 });

@@ -44,10 +44,14 @@ const total = (list) => list.reduce((n, f) => n + f.bytes, 0);
  *   each as its brotli copy, as a browser that takes brotli gets it.
  */
 export async function pageWeight(siteUrl) {
-  const html = Buffer.from(await (await fetch(`${siteUrl}/`)).arrayBuffer());
+  const response = await fetch(`${siteUrl}/`);
+  // A page that failed, or one without its hero, would measure nothing and pass every budget.
+  if (response.status !== 200) throw new Error(`GET ${siteUrl}/ answered ${response.status}: nothing to measure`);
+  const html = Buffer.from(await response.arrayBuffer());
   const text = html.toString();
   const hero = text.indexOf('aria-labelledby="hero-title"');
-  const foldEnd = hero < 0 ? text.length : text.indexOf("</section>", hero) + "</section>".length;
+  if (hero < 0) throw new Error('the page has no hero (aria-labelledby="hero-title"): where the first paint ends is unknown');
+  const foldEnd = text.indexOf("</section>", hero) + "</section>".length;
   const inline = [...text.matchAll(/<script(?![^>]*\btype="application\/(?:ld\+)?json")(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
     (m) => m[1],
   );

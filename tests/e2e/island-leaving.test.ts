@@ -9,6 +9,7 @@
  * the engines' journey (tests/engines/journey.ts).
  */
 import type { Page } from "@playwright/test";
+import { CONTACT_FIELDS } from "#shared/contact-message.ts";
 import { contactForm, toasts } from "~/content";
 import { expect, holdModules, hydrated, isHydrated, test, type Stack } from "./fixtures";
 
@@ -25,10 +26,9 @@ const stored = async (stack: Stack, title: string) =>
 const read = (page: Page) =>
   page
     .locator("#contact form")
-    .evaluate((form: HTMLFormElement) =>
-      Object.fromEntries(
-        ["name", "email", "projectTitle", "projectDetails"].map((n) => [n, (form.elements.namedItem(n) as HTMLInputElement).value]),
-      ),
+    .evaluate(
+      (form: HTMLFormElement, fields) => Object.fromEntries(fields.map((n) => [n, (form.elements.namedItem(n) as HTMLInputElement).value])),
+      [...CONTACT_FIELDS],
     );
 
 test.describe("Send, then leaving the page at once", () => {

@@ -402,20 +402,22 @@ async function sendThenLeave(
   await driver.back();
   await until("the page again", () => driver.evaluate((form) => !!document.querySelector(form), FORM));
   const state = () =>
-    driver.evaluate((form) => {
-      const element = document.querySelector<HTMLFormElement>(form)!;
-      const button = element.querySelector<HTMLButtonElement>("button[type=submit]")!;
-      return {
-        path: location.pathname,
-        values: Object.fromEntries(
-          ["name", "email", "projectTitle", "projectDetails"].map((n) => [n, (element.elements.namedItem(n) as HTMLInputElement).value]),
-        ),
-        button: button.textContent,
-        enabled: !button.disabled && ![...element.querySelectorAll("input, textarea")].some((c) => c.hasAttribute("readonly")),
-        success: !!document.querySelector("[data-tone=success]"),
-        failure: !!document.querySelector("[data-tone=destructive], [data-inline-tone=destructive]"),
-      };
-    }, FORM);
+    driver.evaluate(
+      (form, fields) => {
+        const element = document.querySelector<HTMLFormElement>(form)!;
+        const button = element.querySelector<HTMLButtonElement>("button[type=submit]")!;
+        return {
+          path: location.pathname,
+          values: Object.fromEntries(fields.map((n) => [n, (element.elements.namedItem(n) as HTMLInputElement).value])),
+          button: button.textContent,
+          enabled: !button.disabled && ![...element.querySelectorAll("input, textarea")].some((c) => c.hasAttribute("readonly")),
+          success: !!document.querySelector("[data-tone=success]"),
+          failure: !!document.querySelector("[data-tone=destructive], [data-inline-tone=destructive]"),
+        };
+      },
+      FORM,
+      [...CONTACT_FIELDS],
+    );
   // Field by field: a WebDriver may hand the object back with its keys in another order.
   const same = (a: Record<string, string>, b: Record<string, string>) => Object.keys(b).every((name) => a[name] === b[name]);
   let last: unknown;
