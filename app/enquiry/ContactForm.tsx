@@ -22,7 +22,7 @@ import * as styles from "./ContactForm.css";
 import { FORM_ATTRIBUTE, formLayerOffer } from "./form-layer.inline";
 import type { FormOutcome } from "./outcome";
 import { FailureText, OutcomeNotice } from "./OutcomeNotice";
-import { beginAttempt, settleAttempt, successSeen, unfinishedAttempt, watchLeaving } from "./send-attempt.client";
+import { afterSuccessToast, beginAttempt, settleAttempt, successSeen, unfinishedAttempt, watchLeaving } from "./send-attempt.client";
 import { preloadSupabase, sendEnquiry } from "./send.client";
 
 type Props = {
@@ -142,7 +142,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
    */
   const showSuccess = () => {
     notify("success", toasts.success.title, toasts.success.text, toasts.success.text);
-    setTimeout(successSeen, TOAST_DURATION_MS.success);
+    afterSuccessToast(TOAST_DURATION_MS.success);
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {

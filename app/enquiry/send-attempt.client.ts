@@ -65,6 +65,16 @@ export function successSeen() {
 }
 
 /**
+ * The toast of the success whose record is kept now has been on screen its whole time: that success is
+ * seen, unless another Send has been made since (a second success within the toast's time keeps its own
+ * record until its own toast has been seen).
+ */
+export function afterSuccessToast(durationMs: number): void {
+  const key = kept()?.key;
+  setTimeout(() => kept()?.key === key && successSeen(), durationMs);
+}
+
+/**
  * For a page that came back through history (attempt-record.ts): the Send to finish, if any. `sending`
  * only for the same values as the form holds now (what the visitor left is what goes).
  */
