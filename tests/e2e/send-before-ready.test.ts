@@ -44,7 +44,8 @@ function recordSends({ hydrated, layer }: { hydrated: string; layer: string }) {
     true,
   );
   // The island asks the page's layer whether a Send waits in its first render, which is React's
-  // hydration under way: a Send asked for then is pressed in the next task, before React commits.
+  // hydration under way: a Send asked for then is pressed as soon as React yields (a microtask), before
+  // the island's effects have run, so before it has taken the form.
   Object.defineProperty(window, layer, {
     configurable: true,
     set(offer: { sending(): boolean }) {
@@ -52,7 +53,7 @@ function recordSends({ hydrated, layer }: { hydrated: string; layer: string }) {
       offer.sending = () => {
         if (!page.__reactRunning) {
           page.__reactRunning = true;
-          if (page.__pressWhenReactRuns) setTimeout(page.__pressWhenReactRuns, 0);
+          if (page.__pressWhenReactRuns) queueMicrotask(page.__pressWhenReactRuns);
         }
         return sending();
       };
