@@ -1,6 +1,6 @@
 -- Tables and their indexes, with the one row the redelivery state starts with.
 -- The limits an owner sets (RATE_LIMIT_*, ENQUIRIES_PER_DAY_MAX, HELD_ENQUIRIES_MAX,
--- CONFIRMATIONS_PER_SENDER_PER_DAY, PAUSED_CONFIRMATION_MAX_AGE_SECONDS, retention, backoff) come from
+-- CONFIRMATIONS_PER_SENDER_PER_DAY, retention, backoff) come from
 -- the function's environment (send-contact-email/config.ts) as arguments; the rest is private.rules().
 
 

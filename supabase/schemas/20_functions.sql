@@ -512,11 +512,12 @@ as $$
   order by e.created_at, e.id;
 $$;
 
--- Paused confirmations go out again once the global rate is under its limit, if younger than p_max_age
--- and their address has not become undeliverable meanwhile; the others are dropped (the studio has
--- every enquiry). Their bounds were counted when they were stored (confirmation_withheld counts paused
--- ones too). Returns how many were released.
-create function private.release_paused_confirmations(p_global_limit integer, p_global_window interval, p_max_age interval)
+-- Paused confirmations go out again once the global rate is under its limit, however long the flood
+-- lasted, unless their address has become undeliverable meanwhile (then dropped: the studio has every
+-- enquiry). A paused confirmation was counted against its mailbox's and sender's bounds when it was
+-- stored (confirmation_withheld counts paused ones too), so releasing it late spends nothing more; only
+-- those bounds withhold a visitor's confirmation (docs/decisions/031, 036). Returns how many were released.
+create function private.release_paused_confirmations(p_global_limit integer, p_global_window interval)
 returns integer
 language plpgsql
 as $$
@@ -527,17 +528,15 @@ begin
     return 0;
   end if;
   with paused as (
-    select d.enquiry_id, e.created_at, e.email
+    select d.enquiry_id, e.email
     from public.contact_deliveries d join public.contact_enquiries e on e.id = d.enquiry_id
     where d.kind = 'confirmation' and d.status = 'held'
   ), released as (
     update public.contact_deliveries d
     set status = case
-          when p.created_at < now() - p_max_age then 'suppressed'
           when exists (select from private.undeliverable_addresses u where u.address = p.email) then 'suppressed'
           else 'pending' end,
         last_error = case
-          when p.created_at < now() - p_max_age then 'suppressed: paused too long during a flood'
           when exists (select from private.undeliverable_addresses u where u.address = p.email)
             then 'suppressed: the address bounced, complained or was refused before'
           else d.last_error end,

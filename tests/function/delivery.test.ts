@@ -325,6 +325,8 @@ test("what a refusal blames: Resend's 4xx about this mail kills only it; SMTP's 
   assert.equal(resendFailure(422, "invalid_from_address"), "account");
   assert.equal(resendFailure(422, "validation_error", "Invalid `from` field."), "account");
   assert.equal(resendFailure(422, "validation_error", "Invalid `to` field."), "mail");
+  // The visitor's Reply-To, even where the message names its domain: never the studio's account.
+  assert.equal(resendFailure(422, "validation_error", "Invalid `reply_to` field: the domain is invalid."), "reply-to");
   assert.equal(resendFailure(409, "invalid_idempotent_request"), "mail");
   assert.equal(resendFailure(409, "concurrent_idempotent_requests"), "temporary");
   for (const status of [408, 429, 500, 502, 503]) assert.equal(resendFailure(status), "temporary");
@@ -546,4 +548,75 @@ test("a studio notification given up in the last 24 hours turns /health to error
   assert.equal(now.mail.studioMailDeadLastDay, true);
   await db`update contact_deliveries set dead_at = now() - interval '25 hours' where kind = 'studio' and status = 'dead'`;
   assert.equal((await health()).mail.studioMailDeadLastDay, false);
+});
+
+/** The owner's /health, with the studio's dead notifications other tests left aged past its day (the database is shared). */
+async function ownerHealthAfterOthersAged(fn: { handle(r: Request): Promise<Response> }) {
+  return await (
+    await fn.handle(new Request(`${URL_}/health`, { headers: { [REDELIVERY_SECRET_HEADER]: STACK_FUNCTION_ENV.REDELIVERY_SECRET! } }))
+  ).json();
+}
+const ageOthersDeadStudioMail = () =>
+  db`update contact_deliveries set dead_at = now() - interval '25 hours' where kind = 'studio' and status = 'dead'`;
+
+test("a Reply-To Resend refuses (an address the form accepts) is the visitor's part: the studio's notification goes again without it, the visitor's address in its text; a warning about that enquiry, /health unchanged", async () => {
+  await using resend = startResendStandIn("re_test_key");
+  const inbox = `bookings-${token().toLowerCase()}@studio.test`;
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url, STUDIO_INBOX: inbox });
+  await ageOthersDeadStudioMail();
+  const t = token();
+  const email = `a{b}-${t.toLowerCase()}@example.com`;
+  resend.refuseReplyTo(email);
+  const answer = await fn.handle(enquiry({ ...valid(t), email }));
+  assert.equal(answer.status, 200);
+  const { id } = await answer.json();
+  assert.deepEqual((await attemptsAbout(t)).map((d) => [d.kind, d.status]).sort(), [
+    ["confirmation", "sent"],
+    ["studio", "sent"],
+  ]);
+  const notification = resend.sent.find((m) => [m.body.to].flat().includes(inbox))!;
+  assert.equal(notification.body.reply_to, undefined);
+  assert.ok(String(notification.body.text).includes(email), "the visitor's address is in the text");
+  assert.deepEqual(
+    fn.lines.filter((l) => l.level === "error"),
+    [],
+  );
+  const warning = fn.lines.find((l) => l.event === "reply-to-refused");
+  assert.deepEqual([warning?.level, warning?.enquiry], ["warn", id]);
+  const health = await ownerHealthAfterOthersAged(fn);
+  assert.equal(health.mail.studioMailDeadLastDay, false);
+  assert.equal(health.mail.studioInboxUndeliverable, false);
+});
+
+test("a signed bounce refusing the studio notification's content (Permanent/ContentRejected: what a visitor wrote) is no undeliverable inbox: a warning about that enquiry, /health unchanged", async () => {
+  await using resend = startResendStandIn("re_test_key");
+  const inbox = `bookings-${token().toLowerCase()}@studio.test`;
+  await using fn = setup({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_key", RESEND_API_URL: resend.url, STUDIO_INBOX: inbox });
+  await ageOthersDeadStudioMail();
+  const t = token();
+  const { id } = await (
+    await fn.handle(enquiry({ ...valid(t), projectDetails: `XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X ${t}` }))
+  ).json();
+  const event = {
+    type: "email.bounced",
+    data: {
+      to: [inbox],
+      tags: { enquiry: id, kind: "studio" },
+      bounce: { type: "Permanent", subType: "ContentRejected", message: "Message rejected: content" },
+    },
+  };
+  const hook = await fn.handle(await signedWebhook(`${URL_}/resend-webhook`, STACK_FUNCTION_ENV.RESEND_WEBHOOK_SECRET!, event));
+  assert.equal(hook.status, 200);
+  assert.equal((await db`select address from private.undeliverable_addresses where address = ${inbox}`).length, 0);
+  assert.deepEqual(
+    fn.lines.filter((l) => l.level === "error"),
+    [],
+  );
+  const line = fn.lines.find((l) => l.outcome === "recorded");
+  assert.deepEqual([line?.level, line?.enquiry, line?.kind], ["warn", id, "studio"]);
+  const health = await ownerHealthAfterOthersAged(fn);
+  assert.equal(health.mail.studioInboxUndeliverable, false);
+  assert.equal(health.mail.studioMailDeadLastDay, false);
+  // The studio's notification is listed dead (private.undelivered_mail) for the owner to read, with its cause.
+  assert.match((await attemptsAbout(t)).find((d) => d.kind === "studio")!.last_error!, /^content refused, not the address/);
 });

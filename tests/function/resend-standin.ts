@@ -14,6 +14,7 @@ export function startResendStandIn(apiKey: string) {
   const byKey = new Map<string, { text: string; id: string }>();
   const failures: { status: number; name: string }[] = [];
   const refused = new Set<string>();
+  const refusedReplyTo = new Set<string>();
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (request) => {
     const answer = (status: number, body: unknown) => Response.json(body, { status });
     if (new URL(request.url).pathname !== "/emails" || request.method !== "POST")
@@ -30,6 +31,14 @@ export function startResendStandIn(apiKey: string) {
         statusCode: 422,
         name: "validation_error",
         message: "Invalid `to` field. The email address needs to follow the `email@example.com` format.",
+      });
+    const replyTo = [JSON.parse(text).reply_to ?? []].flat() as string[];
+    if (replyTo.some((address) => refusedReplyTo.has(address)))
+      return answer(422, {
+        statusCode: 422,
+        name: "validation_error",
+        message:
+          "Invalid `reply_to` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.",
       });
     const key = request.headers.get("idempotency-key");
     const earlier = key ? byKey.get(key) : undefined;
@@ -53,6 +62,13 @@ export function startResendStandIn(apiKey: string) {
     /** Mail to `address` is refused as Resend refuses an address it will not send to (422 validation_error). */
     refuse(address: string) {
       refused.add(address);
+    },
+    /**
+     * A mail whose reply_to is `address` is refused as Resend refuses a field it will not take (422
+     * validation_error naming the field), though the form accepts the address (`a{b}@example.com`).
+     */
+    refuseReplyTo(address: string) {
+      refusedReplyTo.add(address);
     },
     /** The next answers are these errors, in order. */
     failNext(...errors: { status: number; name: string }[]) {

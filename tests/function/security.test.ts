@@ -572,3 +572,31 @@ test("logs mask addresses that a provider's error echoes", async () => {
   }
   assert.doesNotMatch(lines.join(""), /victim@/);
 });
+
+test("a request whose URL cannot be read (a malformed Host such as `[::1`) is the caller's 400 with the usual headers, never a fault: no error or warning line", async () => {
+  await using fn = setup();
+  await using server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, fn.handler);
+  for (const host of ["[::1", "[", "[::1]x", "a b"]) {
+    for (const path of ["/functions/v1/send-contact-email", "/functions/v1/send-contact-email/health", "/nothing"]) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+      await conn.write(new TextEncoder().encode(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${ORIGIN}\r\nConnection: close\r\n\r\n`));
+      let raw = "";
+      const buffer = new Uint8Array(4096);
+      for (let n; (n = await conn.read(buffer)) !== null;) raw += new TextDecoder().decode(buffer.subarray(0, n));
+      conn.close();
+      const head = raw.slice(0, raw.indexOf("\r\n\r\n")).toLowerCase();
+      assert.match(head, /^http\/1\.1 400/, `${host} ${path}: ${head}`);
+      assert.match(head, /\r\ncache-control: no-store/, `${host} ${path}: ${head}`);
+      assert.match(head, /\r\naccess-control-allow-methods: /, `${host} ${path}: ${head}`);
+      assert.match(head, /\r\naccess-control-allow-origin: https:\/\/studio\.test/, `${host} ${path}: ${head}`);
+    }
+  }
+  assert.ok(
+    fn.lines.some((l) => l.path === "(unreadable)" && l.status === 400),
+    "the malformed Host reached the handler",
+  );
+  assert.deepEqual(
+    fn.lines.filter((l) => l.level === "error" || l.level === "warn"),
+    [],
+  );
+});

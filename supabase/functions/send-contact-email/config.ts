@@ -35,8 +35,6 @@ export type Limits = {
   /** Enquiries held for the digest at once; past it the answer is 503 "busy". */
   heldMax: number;
   confirmationsPerSenderPerDay: number;
-  /** Confirmations paused during a flood are dropped when older than this. */
-  pausedConfirmationMaxAgeSeconds: number;
 };
 
 export type Config = {
@@ -249,7 +247,6 @@ export function loadConfig(source: Env): { config: Config; problems: ConfigProbl
       enquiriesPerDay: int("ENQUIRIES_PER_DAY_MAX", 1000, [1, 10_000_000]),
       heldMax: int("HELD_ENQUIRIES_MAX", 2000, [1, 10_000_000]),
       confirmationsPerSenderPerDay: int("CONFIRMATIONS_PER_SENDER_PER_DAY", 3, [0, 100_000]),
-      pausedConfirmationMaxAgeSeconds: int("PAUSED_CONFIRMATION_MAX_AGE_SECONDS", 3600, [60, 7 * 86_400]),
     },
     maxAttempts: int("DELIVERY_MAX_ATTEMPTS", 10, [1, 100]),
     mailTimeoutMs,

@@ -7,14 +7,16 @@
  * - permanent refusal: dead at once, with its reason; when the recipient's server refused the address,
  *   that exact address is recorded as undeliverable (no confirmation goes there again). A visitor's
  *   confirmation that dies is a warning about that enquiry (a typo is no alarm: docs/decisions/031);
- *   the studio's own notification that dies is logged at error level;
+ *   the studio's own notification that dies is logged at error level, unless the provider refused only
+ *   the visitor's part: a refused Reply-To (the visitor's address) is sent again at once without it
+ *   (docs/decisions/036);
  * - the studio's own account refused (a wrong key, a domain not verified): waits without spending an
  *   attempt, logged at error level and reported by /health until a mail is sent (mailer.ts, MailFailure).
  * A redelivery run (the scheduler's /redeliver, and a run in the background after each new enquiry,
  * so mail is retried even where the scheduler is missing: docs/decisions/014) holds a lease, so one
  * runs at a time. It makes stuck deliveries dead, applies retention, sends the studio one digest of
  * what was held during a flood (oldest first; a failed digest does not stop the rest), releases paused
- * confirmations once the flood is over, then sends what is due: one at a time, paced under the
+ * confirmations once the flood is over (however long it lasted: docs/decisions/036), then sends what is due: one at a time, paced under the
  * provider's rate limit, stopping at the first temporary failure and before its time budget ends.
  */
 import type { Config } from "./config.ts";
@@ -108,9 +110,11 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
     const { enquiryId, kind } = delivery;
     let providerId: string | undefined;
     try {
-      providerId = await mail.send(emailFor(config, delivery), `${enquiryId}:${kind}`, { enquiry: enquiryId, kind });
+      providerId = await sendOrWithoutReplyTo(mail, delivery);
     } catch (error) {
-      const cause = error instanceof MailError ? error.failure : "temporary";
+      const refused = error instanceof MailError ? error.failure : "temporary";
+      // A Reply-To refused again, or on a confirmation (the studio's own inbox): about this mail.
+      const cause = refused === "reply-to" ? "mail" : refused;
       if (cause === "account") {
         await accountRefused(error, { enquiryId, kind });
         return "account-refused";
@@ -141,6 +145,25 @@ export function createDelivery({ config, store, mailer, log, now, sleep = delay 
     }
     await recordSent(enquiryId, kind, providerId);
     return "sent";
+  }
+
+  /**
+   * The studio's notification whose Reply-To (the address the visitor typed) the provider refuses goes
+   * again at once without it: the visitor's address is in its text, and nothing here is about the
+   * studio's inbox or account (docs/decisions/036). A warning about that enquiry, never the owner's alarm.
+   * Its own key: the mail without Reply-To is another request than the refused one.
+   */
+  async function sendOrWithoutReplyTo(mail: Mailer, delivery: ClaimedDelivery): Promise<string | undefined> {
+    const { enquiryId, kind } = delivery;
+    const email = emailFor(config, delivery);
+    const key = `${enquiryId}:${kind}`;
+    try {
+      return await mail.send(email, key, { enquiry: enquiryId, kind });
+    } catch (error) {
+      if (!(error instanceof MailError && error.failure === "reply-to" && kind === "studio" && email.replyTo)) throw error;
+      log({ level: "warn", event: "reply-to-refused", enquiry: enquiryId, kind, reason: errorText(error) });
+      return await mail.send({ ...email, replyTo: undefined }, `${key}:without-reply-to`, { enquiry: enquiryId, kind });
+    }
   }
 
   /** The provider refused the studio's account: the mail waits, its attempt given back; /health says so. */

@@ -24,6 +24,7 @@ import type { createDelivery } from "./delivery.ts";
 import { json } from "./http.ts";
 import { errorText, type Log } from "./log.ts";
 import { mailboxOf } from "./mailbox.ts";
+import type { Noise } from "./noise.ts";
 import type { Store } from "./store.ts";
 import { verdictOf } from "./wrong-secrets.ts";
 
@@ -49,6 +50,8 @@ type Deps = {
   store: Store | undefined;
   delivery: ReturnType<typeof createDelivery> | undefined;
   log: Log;
+  /** Bounds the lines load causes (a spent budget, a flood held): one warning per kind and interval. */
+  noise: Noise;
   waitUntil: (work: Promise<unknown>) => void;
   redeliverAfterEnquiry: boolean;
 };
@@ -69,7 +72,7 @@ export const STORAGE_RETRY_AFTER_SECONDS = 5;
  */
 export const AFTER_ENQUIRY_RUN_INTERVAL_MS = 30_000;
 
-export function createEnquiryFlow({ config, store, delivery, log, waitUntil, redeliverAfterEnquiry }: Deps) {
+export function createEnquiryFlow({ config, store, delivery, log, noise, waitUntil, redeliverAfterEnquiry }: Deps) {
   let lastRunStartedAt = -Infinity;
   let addressHeadersLogged = false;
   let missingHeaderLogged = false;
@@ -111,6 +114,12 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
   }
 
   return Object.assign(enquiry, { state });
+
+  /** The first of its kind in an interval is a warning carrying the count left out since; the rest stay info lines. */
+  function underLoad(line: Record<string, unknown>, kind: "busy" | "held") {
+    const verdict = noise(kind);
+    if (verdict.first) Object.assign(line, { level: "warn", moreSincePrevious: verdict.counted });
+  }
 
   async function enquiry(request: Request, cors: Record<string, string>, line: Record<string, unknown>) {
     const reply = (status: number, body: EnquiryResult, extra: Record<string, string> = {}) => {
@@ -191,7 +200,8 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
           },
         );
       case "busy":
-        line.level = "error";
+        // Load, which anyone can cause: a warning once per interval with the count since (docs/decisions/036).
+        underLoad(line, "busy");
         return reply(503, { status: "error", code: "busy", message: MESSAGES.busy }, { "Retry-After": String(stored.retryAfterSeconds) });
       case "conflict":
         line.enquiry = stored.enquiryId;
@@ -202,7 +212,7 @@ export function createEnquiryFlow({ config, store, delivery, log, waitUntil, red
     if (stored.outcome === "held") {
       // Past the global rate: stored and answered as usual; its mails wait for the digest (decision 013).
       line.held = true;
-      line.level = "warn";
+      underLoad(line, "held");
     }
     if ((stored.outcome === "stored" || stored.outcome === "held") && delivery) {
       // The enquiry is safe: its mails go out after the answer (held ones are not claimed), then a

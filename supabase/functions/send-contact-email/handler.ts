@@ -20,6 +20,7 @@ import { createHealth } from "./health.ts";
 import { json, notFound } from "./http.ts";
 import { defaultLog, errorText, type Log } from "./log.ts";
 import type { Mailer } from "./mailer.ts";
+import { createNoise, type Noise } from "./noise.ts";
 import { createResendWebhook } from "./resend-webhook.ts";
 import type { Store } from "./store.ts";
 import { createWrongSecrets, REDELIVERY_SECRET_HEADER, type SecretKind, verdictOf } from "./wrong-secrets.ts";
@@ -81,7 +82,8 @@ export function createHandler({
   log = defaultLog,
 }: Deps) {
   const delivery = store ? createDelivery({ config, store, mailer, log, now, sleep }) : undefined;
-  const enquiry = createEnquiryFlow({ config, store, delivery, log, waitUntil, redeliverAfterEnquiry });
+  const noise = createNoise(now);
+  const enquiry = createEnquiryFlow({ config, store, delivery, log, noise, waitUntil, redeliverAfterEnquiry });
   const wrongSecrets = createWrongSecrets({ config, now });
   const health = createHealth({
     config,
@@ -130,18 +132,21 @@ export function createHandler({
 
   return async function handle(request: Request): Promise<Response> {
     const started = now();
-    const url = new URL(request.url);
-    const route = ROUTES[url.pathname];
-    const line: Record<string, unknown> = { method: request.method, path: route ? url.pathname : "(other)" };
     const origin = request.headers.get("origin");
     const cors = corsHeaders(origin, config.allowedOrigins);
+    // A URL the runtime cannot read (a Host such as "[::1" makes request.url no URL at all) is the
+    // caller's malformed request: a 400 like any other bad target, never a fault of ours.
+    const url = urlOf(request);
+    const route = url ? ROUTES[url.pathname] : undefined;
+    const line: Record<string, unknown> = { method: request.method, path: route ? url!.pathname : url ? "(other)" : "(unreadable)" };
     const host = request.headers.get("host");
     let response: Response;
 
     try {
-      if (host !== null && url.host !== host.toLowerCase()) {
-        // An absolute-form request target ("POST http://other.example/…") naming another host.
-        response = json(400, { status: "error", message: MESSAGES.target });
+      if (!url || (host !== null && url.host !== host.toLowerCase())) {
+        // An absolute-form request target ("POST http://other.example/…") naming another host, or none readable.
+        line.outcome = "bad-target";
+        response = json(400, { status: "error", message: MESSAGES.target }, cors);
       } else if ((route === "health" || route === "relay-check") && request.method !== "GET" && request.method !== "HEAD") {
         response = json(405, { status: "error", message: MESSAGES.methodGet }, { Allow: "GET" });
       } else if (route === "health") {
@@ -178,12 +183,41 @@ export function createHandler({
         response = await enquiry(request, cors, line);
       }
     } catch (error) {
-      // A fault of ours: logged with its cause, answered without it (no framework or runtime text).
-      Object.assign(line, { level: "error", error: errorText(error) });
+      // A fault of ours: logged with its cause, answered without it (no framework or runtime text); at
+      // error level once per kind and interval, however often a caller repeats it (noise.ts).
+      const text = errorText(error);
+      Object.assign(line, { error: text }, faultLevel(noise, text));
       response = json(500, { status: "error", message: MESSAGES.unexpected }, cors);
     }
 
     log({ ...line, status: response.status, ms: now() - started });
     return response;
+  };
+}
+
+function urlOf(request: Request): URL | undefined {
+  try {
+    return new URL(request.url);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fault's line: error level for the first of its kind in an interval (with the count of those left out), info after. */
+function faultLevel(noise: Noise, error: string): Record<string, unknown> {
+  const verdict = noise(`fault: ${error}`);
+  return verdict.first ? { level: "error", moreSincePrevious: verdict.counted } : { level: "info", counted: true };
+}
+
+/**
+ * Deno.serve's `onError`: what escaped the handler (index.ts's own wiring) is answered as the handler
+ * answers a fault, with the usual headers, and logged in one line without a stack, bounded as above.
+ */
+export function createFaultAnswer({ config, log = defaultLog, now = Date.now }: Pick<Deps, "config" | "log" | "now">) {
+  const noise = createNoise(now);
+  return (error: unknown): Response => {
+    const text = errorText(error);
+    log({ event: "unhandled-fault", error: text, ...faultLevel(noise, text) });
+    return json(500, { status: "error", message: MESSAGES.unexpected }, corsHeaders(null, config.allowedOrigins));
   };
 }

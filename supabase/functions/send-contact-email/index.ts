@@ -1,7 +1,7 @@
 // send-contact-email: stores a booking enquiry in Postgres, then mails the studio and the visitor.
 // Wiring only; the behaviour is in handler.ts. Environment: see config.ts and README.md.
 import { loadConfig } from "./config.ts";
-import { createHandler } from "./handler.ts";
+import { createFaultAnswer, createHandler } from "./handler.ts";
 import { defaultLog } from "./log.ts";
 import { createMailer } from "./mailer.ts";
 import { createStore } from "./store.ts";
@@ -31,7 +31,9 @@ const handler = createHandler({ config, problems, warnings, store, mailer, waitU
 // so the caller's own socket address stands in for it, and a visitor's browser calls are one sender,
 // as on the platform (the same sender as the site's relay names for their no-JS posts).
 const header = config.clientAddress.header;
+// What escapes the handler (it answers its own faults) is answered with the usual headers, in one line.
 Deno.serve(
+  { onError: createFaultAnswer({ config }) },
   config.production
     ? handler
     : (request, info) => {

@@ -25,9 +25,12 @@ export type Mailer = {
  * - "recipient": the recipient's server refused the address: dead at once, and no confirmation goes
  *   there again;
  * - "account": the provider refuses the studio's own account (key, domain, sender, credentials); every
- *   mail would get the same answer: the mail waits without spending an attempt, and /health says so.
+ *   mail would get the same answer: the mail waits without spending an attempt, and /health says so;
+ * - "reply-to": the provider refuses the mail's Reply-To, on the studio's notification the address the
+ *   visitor typed (one the form accepts and the provider does not): sent again without it
+ *   (delivery.ts); nothing about the studio's inbox or account (docs/decisions/036).
  */
-export type MailFailure = "temporary" | "mail" | "recipient" | "account";
+export type MailFailure = "temporary" | "mail" | "recipient" | "account" | "reply-to";
 
 export class MailError extends Error {
   constructor(
@@ -85,13 +88,18 @@ function formatNamedAddress({ name, address }: NamedAddress): string {
  * - 401 and 403 (a missing, restricted or invalid key; a domain not verified; a test account) are the
  *   account, as is any 4xx about the sender (`invalid_from_address`, a message naming `from` or the
  *   domain);
+ * - a 4xx whose message names `reply_to` refuses the Reply-To (a validation error: Resend names the
+ *   field it refuses, as it does for `to`);
  * - any other 4xx is about this mail.
  */
 export function resendFailure(status: number, errorName = "", message = ""): MailFailure {
   if (status === 409) return errorName === "concurrent_idempotent_requests" ? "temporary" : "mail";
   if (status === 429 && /quota/i.test(errorName)) return "account";
   if (status === 408 || status === 429 || status >= 500 || status < 400) return "temporary";
-  if (status === 401 || status === 403 || errorName === "invalid_from_address" || /`from`|domain/i.test(message)) return "account";
+  if (status === 401 || status === 403) return "account";
+  // Before the sender's test: a refusal of the visitor's Reply-To may name its domain.
+  if (/reply_?to/i.test(message)) return "reply-to";
+  if (errorName === "invalid_from_address" || /`from`|domain/i.test(message)) return "account";
   return "mail";
 }
 

@@ -10,7 +10,8 @@
  * Anything else is 401 and changes nothing. A bounce, complaint, failure or suppression marks its delivery dead (found
  * by Resend's email id, or by the tags the mail was sent with), and for a bounce, complaint or
  * suppression records the address Resend reported, exactly, as undeliverable: no confirmation goes
- * there again (a bounce of one alias says nothing of the mailbox's other spellings: docs/decisions/031). Each event is
+ * there again (a bounce of one alias says nothing of the mailbox's other spellings: docs/decisions/031),
+ * unless the bounce refused the mail's content, not its address (docs/decisions/036). Each event is
  * acted on once: its svix-id is recorded with its effect, and a repeat is answered 200 and ignored
  * (docs/decisions/023). Without a webhook secret the path answers as any unknown path does: 404.
  */
@@ -19,7 +20,7 @@ import { readBody } from "../_shared/read-body.ts";
 import type { Config } from "./config.ts";
 import { json, notFound } from "./http.ts";
 import { errorText, maskAddresses } from "./log.ts";
-import type { DeliveryKind, ReportedFailure, Store } from "./store.ts";
+import { CONTENT_REFUSED, type DeliveryKind, type ReportedFailure, type Store } from "./store.ts";
 
 /** Webhook bodies are small; anything larger is not Resend's. */
 const MAX_WEBHOOK_BYTES = 64 * 1024;
@@ -33,6 +34,13 @@ const FAILURES: Record<string, ReportedFailure["source"]> = {
   "email.failed": "failed",
   "email.suppressed": "suppressed",
 };
+
+/**
+ * Bounce subtypes (Resend passes on Amazon SES's) that refuse the mail's content, not its address: on
+ * the studio's notification, what the visitor wrote. Not an address's undeliverability, and not the
+ * owner's alarm (docs/decisions/036).
+ */
+const CONTENT_BOUNCES = new Set(["ContentRejected", "AttachmentRejected"]);
 
 type Event = {
   type?: string;
@@ -108,9 +116,11 @@ export function createResendWebhook({ config, store }: { config: Config; store: 
     const tags = tagsOf(event);
     const to = Array.isArray(event.data?.to) ? event.data?.to[0] : event.data?.to;
     const details = event.data?.bounce ?? event.data?.suppressed ?? event.data?.failed;
+    const contentRefused = source === "bounced" && CONTENT_BOUNCES.has(event.data?.bounce?.subType ?? "");
     const reason = maskAddresses(
-      `${event.type}: ${[details && "message" in details ? details.message : undefined, details && "reason" in details ? details.reason : undefined, details && "type" in details ? details.type : undefined, event.data?.bounce?.subType].filter(Boolean).join("; ") || "reported by Resend"}`,
+      `${contentRefused ? CONTENT_REFUSED : ""}${event.type}: ${[details && "message" in details ? details.message : undefined, details && "reason" in details ? details.reason : undefined, details && "type" in details ? details.type : undefined, event.data?.bounce?.subType].filter(Boolean).join("; ") || "reported by Resend"}`,
     );
+    const enquiryId = /^[0-9a-f-]{36}$/i.test(tags.enquiry ?? "") ? tags.enquiry : undefined;
     const retryLater = () => json(503, { status: "error", message: "Could not record the event; Resend will send it again." });
     if (!store) return retryLater();
     try {
@@ -119,9 +129,9 @@ export function createResendWebhook({ config, store }: { config: Config; store: 
         request.headers.get("svix-id")!,
         {
           providerId: event.data?.email_id,
-          enquiryId: /^[0-9a-f-]{36}$/i.test(tags.enquiry ?? "") ? tags.enquiry : undefined,
+          enquiryId,
           kind: tags.kind === "studio" || tags.kind === "confirmation" ? (tags.kind as DeliveryKind) : undefined,
-          address: to && to.includes("@") ? to.trim() : undefined,
+          address: to && to.includes("@") && !contentRefused ? to.trim() : undefined,
           source,
           reason,
         },
@@ -133,7 +143,14 @@ export function createResendWebhook({ config, store }: { config: Config; store: 
       }
       const { kind } = once;
       // A bounce of the studio's own mail means STUDIO_INBOX is wrong: that is the owner's to fix now.
-      Object.assign(line, { outcome: "recorded", kind: kind ?? "unknown", level: kind === "studio" ? "error" : "warn" });
+      // Its content refused is what a visitor wrote: a warning about that enquiry.
+      Object.assign(line, {
+        outcome: "recorded",
+        kind: kind ?? "unknown",
+        enquiry: enquiryId,
+        level: kind === "studio" && !contentRefused ? "error" : "warn",
+        ...(contentRefused ? { cause: "content" } : {}),
+      });
       return json(200, { status: "ok", handled: Boolean(kind) });
     } catch (error) {
       line.error = errorText(error);

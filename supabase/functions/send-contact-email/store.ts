@@ -40,6 +40,13 @@ export type ReportedFailure = {
 export type Store = ReturnType<typeof createStore>;
 
 /**
+ * How a delivery's error text begins when the provider refused the mail's content, not its address (a
+ * bounce of subtype ContentRejected: what the visitor wrote, on the studio's notification). Such a death
+ * says nothing of the studio's inbox, so /health does not count it (docs/decisions/036).
+ */
+export const CONTENT_REFUSED = "content refused, not the address: ";
+
+/**
  * The longest any statement may run on a direct connection, so a stalled one ends in an error the
  * function answers (503 with Retry-After) instead of a visitor waiting without end. Lock waits are
  * bounded sooner inside submit_enquiry (its lock_timeout), on every kind of connection.
@@ -189,11 +196,10 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
       if (sent) await sql`delete from private.mail_account_refusal`;
     },
 
-    /** Paused confirmations go out again when the global rate is under its limit; returns how many. */
+    /** Paused confirmations go out again when the global rate is under its limit, however old; returns how many. */
     async releasePausedConfirmations(limits: Limits): Promise<number> {
       const [row] = await sql<{ released: number }[]>`select private.release_paused_confirmations(
-          ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds}),
-          make_interval(secs => ${limits.pausedConfirmationMaxAgeSeconds})) as released`;
+          ${limits.global}, make_interval(secs => ${limits.globalWindowSeconds})) as released`;
       return row?.released ?? 0;
     },
 
@@ -251,14 +257,15 @@ export function createStore(databaseUrl: string, options: { max?: number; connec
           (select refused_at from private.mail_account_refusal) as account_refused_at,
           (select reason from private.mail_account_refusal) as account_refusal,
           exists (select from public.contact_deliveries
-            where kind = 'studio' and status = 'dead' and dead_at > now() - interval '24 hours') as studio_mail_dead`;
+            where kind = 'studio' and status = 'dead' and dead_at > now() - interval '24 hours'
+              and not starts_with(coalesce(last_error, ''), ${CONTENT_REFUSED})) as studio_mail_dead`;
       return {
         lastRunAt: row?.last_run_at ?? null,
         scheduled: row?.scheduled ?? null,
         inboxUndeliverable: row?.inbox_undeliverable ?? false,
         /** The provider's latest refusal of the studio's account, until a mail is sent again. */
         accountRefused: row?.account_refused_at ? { at: row.account_refused_at.toISOString(), reason: row.account_refusal ?? "" } : null,
-        /** A studio notification given up in the last 24 hours: an enquiry the studio may not have seen. */
+        /** A studio notification given up in the last 24 hours, not for its content: an enquiry the studio may not have seen. */
         studioMailDead: row?.studio_mail_dead ?? false,
       };
     },
