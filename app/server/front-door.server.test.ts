@@ -1,5 +1,6 @@
 // @vitest-environment node
-import { IncomingMessage } from "node:http";
+import { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import { Socket } from "node:net";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -128,6 +129,95 @@ describe("the front door: one URL per document", () => {
         ).toBe(true);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+/**
+ * Express and Remix's adapter as remix-serve installs them (the adapter's module, not its index, exports the
+ * function): what makes the URL of a request the front door passes.
+ */
+const serve = createRequire(createRequire(import.meta.url).resolve("@remix-run/serve/package.json"));
+const expressApp = (serve("express") as () => { request: object })();
+const { createRemixRequest } = serve("@remix-run/express/dist/server.js") as {
+  createRemixRequest: (req: unknown, res: unknown) => Request;
+};
+/** The URL the framework makes of `message` (it throws where it cannot). */
+function frameworkUrl(message: IncomingMessage): string {
+  const req = Object.assign(Object.setPrototypeOf(message, expressApp.request) as IncomingMessage, { originalUrl: message.url });
+  return createRemixRequest(req, new ServerResponse(req)).url;
+}
+
+describe("the front door: a head the site can read", () => {
+  /** A request as HTTP/1.1 hands it over (where a Host is required). */
+  const http11 = (method: string, url: string, headers: Record<string, string>) => {
+    const message = request(method, url, headers);
+    message.httpVersionMajor = 1;
+    message.httpVersionMinor = 1;
+    return message;
+  };
+
+  it.each(["[::1", "[", "x y", "%", ":", "[zz]", "x:99999", "[::1]:65536", "1.2.3.999", "a/b", "a@b", "", "[::1]x"])(
+    "refuses Host %j: no URL can be made of it",
+    (host) => {
+      for (const method of ["GET", "POST", "PUT"]) expect(door(http11(method, "/", { host }))).toEqual({ kind: "unreadable" });
+    },
+  );
+
+  it("refuses an HTTP/1.1 request without Host, and a target that is not a path; takes HTTP/1.0 without Host", () => {
+    expect(door(http11("GET", "/", {}))).toEqual({ kind: "unreadable" });
+    for (const target of ["*", "x:99999", "example.com:443", "http:///x", "http://x:99999/"])
+      expect(door(http11("GET", target, { host: "x" })), target).toEqual({ kind: "unreadable" });
+    const old = request("GET", "/", {});
+    old.httpVersionMajor = 1;
+    old.httpVersionMinor = 0;
+    expect(door(old)).toEqual({ kind: "pass" });
+  });
+
+  it("reads a target in absolute form as its path, its host in place of Host", () => {
+    const message = http11("GET", "http://[::1]:8080?x=1", { host: "ignored.example" });
+    expect(door(message)).toEqual({ kind: "pass" });
+    expect(message.url).toBe("/?x=1");
+    expect(message.headers.host).toBe("[::1]:8080");
+    expect(door(http11("GET", "HTTP://x//robots.txt", { host: "y" }))).toEqual({ kind: "redirect", location: "/robots.txt" });
+  });
+
+  it("removes X-Forwarded-Host: the site never trusts it, and the framework would take a port from it", () => {
+    const message = http11("GET", "/", { host: "x", "x-forwarded-host": "x:99999" });
+    expect(door(message, "loopback")).toEqual({ kind: "pass" });
+    expect(message.headers["x-forwarded-host"]).toBeUndefined();
+  });
+
+  it("the framework cannot make a URL of what it refuses (so the check stays needed with this version)", () => {
+    expect(frameworkUrl(http11("GET", "/a?b", { host: "x:8080" }))).toBe("http://x:8080/a?b");
+    expect(() => frameworkUrl(http11("GET", "/", { host: "[::1" }))).toThrow(/Invalid URL/);
+    expect(() => frameworkUrl(http11("GET", "/", { host: "x", "x-forwarded-host": "x:99999" }))).toThrow(/Invalid URL/);
+  });
+
+  it("any Host and any target: refused, or the framework makes a URL of them", () => {
+    const host = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 20 }),
+      fc.domain(),
+      fc.ipV4(),
+      fc.ipV6().map((ip) => `[${ip}]`),
+    );
+    const port = fc.oneof(
+      fc.constant(""),
+      fc.integer({ min: 0, max: 999_999 }).map((n) => `:${n}`),
+    );
+    const target = fc.oneof(
+      fc.webPath(),
+      fc.webUrl().map((url) => url.replace(/#.*/, "")),
+      fc.constantFrom("*", "//x:99999/", "/?a=[", "http://[::1", "x:1"),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom("GET", "HEAD", "POST"), host, port, target, (method, hostText, portText, url) => {
+        const message = http11(method, url, { host: hostText + portText });
+        const verdict = door(message);
+        if (verdict.kind === "unreadable") return;
+        expect(() => frameworkUrl(message), `${hostText}${portText} ${url}`).not.toThrow();
+      }),
+      { numRuns: 3000 },
     );
   });
 });

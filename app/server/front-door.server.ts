@@ -1,7 +1,15 @@
 /**
  * The site's front door: what is decided about a request before Express and Remix see it (the HTTP
- * server hands every request here first: http-server.server.ts). Three rules, each closing a class:
+ * server hands every request here first: http-server.server.ts). Four rules, each closing a class:
  *
+ * - **A head the site can read.** The framework makes a URL of the Host and the request target
+ *   (`new URL`), and throws on one that is no URL ("Host: [::1", "Host: %", a port past 65535, "*"):
+ *   a 500 and a stack trace for what is the client's mistake. A Host that is not a host name, an IPv4
+ *   address or a bracketed IPv6 one (with a port of at most 65535), an HTTP/1.1 request without a Host,
+ *   or a target that is not a path (`/…`) is refused here (400) instead. A target in absolute form
+ *   (`http://host/path`, which HTTP lets a client send to any server) is read as its path, its host
+ *   taking the place of Host. X-Forwarded-Host is removed: the site never trusts it, yet the framework
+ *   takes a port from it (docs/decisions/037).
  * - **One URL per document.** A GET or HEAD for a path with empty or dot segments ("//", "/./x",
  *   "/a/../") or a trailing slash is redirected (308) to its canonical form, so odd spellings of a
  *   page never cost a render of their own; methods the site does not serve get 405 here. A folder of
@@ -37,7 +45,12 @@ export const FORWARDED_VIA_HEADER = "x-studio-forwarded-via";
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST"]);
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export type Verdict = { kind: "pass" } | { kind: "redirect"; location: string } | { kind: "method-not-allowed" };
+export type Verdict =
+  | { kind: "pass" }
+  | { kind: "redirect"; location: string }
+  | { kind: "method-not-allowed" }
+  /** A Host or a target no URL can be made of (400). */
+  | { kind: "unreadable" };
 
 /**
  * Folders of public/ that are never served, whatever the spelling of the path: `npm run images` reads
@@ -66,6 +79,8 @@ export function frontDoor(
   delete headers[CLIENT_ADDRESS_HEADER];
   delete headers[CROSS_SITE_HEADER];
   delete headers[FORWARDED_VIA_HEADER];
+  delete headers["x-forwarded-host"];
+  if (!readableHead(request)) return { kind: "unreadable" };
   const method = request.method ?? "GET";
   if (!SERVED_METHODS.has(method)) return { kind: "method-not-allowed" };
 
@@ -102,6 +117,34 @@ export function frontDoor(
     delete headers.origin;
   }
   return { kind: "pass" };
+}
+
+/** A host name (letters, digits, "-", "_", dots), an IPv4 address or a bracketed IPv6 one, and a port. */
+const HOST = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+/** A target in absolute form: its host part and its path part. */
+const ABSOLUTE_TARGET = /^https?:\/\/([^/?#]*)(.*)$/i;
+
+/**
+ * Whether a URL can be made of the request's Host and target, as the framework makes it; a target in
+ * absolute form is rewritten to its path (and its host becomes the Host) first.
+ */
+function readableHead(request: IncomingMessage): boolean {
+  const absolute = ABSOLUTE_TARGET.exec(request.url ?? "");
+  if (absolute) {
+    request.headers.host = absolute[1]!;
+    const rest = absolute[2]!;
+    request.url = rest.startsWith("/") ? rest : `/${rest}`;
+  }
+  const host = request.headers.host;
+  const target = request.url ?? "/";
+  if (host === undefined) {
+    // HTTP/1.0 has no Host; HTTP/1.1 requires one (Node's own check is off, so its answer carries the headers).
+    if (request.httpVersionMajor === 1 && request.httpVersionMinor >= 1) return false;
+  } else {
+    const match = HOST.exec(host);
+    if (!match || Number(match[1] ?? 0) > 65_535) return false;
+  }
+  return target.startsWith("/") && URL.canParse(`http://${host ?? "localhost"}${target}`);
 }
 
 /** Where the front door sends a path that can only be the 404 page: in no folder, matching no route. */

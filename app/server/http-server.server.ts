@@ -5,13 +5,14 @@
  * listener it receives:
  * - time limits (SERVER_*_TIMEOUT_MS, config.server.ts): Node's defaults let a slow or lying client hold
  *   a socket for minutes (requestTimeout 300 s, checked only every 30 s);
- * - the front door (front-door.server.ts): canonical paths, the trusted visitor address, the verdict on
- *   posts from other sites, before Express and Remix see the request;
+ * - the front door (front-door.server.ts): a head the site can read (Host, target), canonical paths, the
+ *   trusted visitor address, the verdict on posts from other sites, before Express and Remix see the request;
  * - the headers every response carries (response-headers.server.ts), static files and refusals included;
  * - the built scripts in their brotli copies, for browsers that take brotli (precompressed.server.ts);
  * - Remix's route manifest refused: no page has a client router (route-manifest.server.ts);
  * - a refused post gets its page, then the connection closes without a reset (refusal-close.server.ts);
- * - Node's own answers (a request it cannot read, an `Expect` it does not know) carry the same headers;
+ * - Node's own answers (a request it cannot read, an `Expect` it does not know, a missing Host, a
+ *   CONNECT) are the site's, with the same headers (docs/decisions/037);
  * - what a request makes the site write is bounded (request-log.server.ts): a refusal is one line, a
  *   repeated one a count, and an error Express would print with its stack is answered and counted here;
  * - a second `close()` (remix-serve calls it on SIGINT and on SIGTERM, and a Ctrl-C under the local stack
@@ -25,7 +26,7 @@ import type { SiteConfig } from "~/config.server";
 import { MAX_FORM_BYTES } from "~/enquiry/action.server";
 import { frontDoor } from "./front-door.server";
 import { answerPrecompressed, precompressedFiles } from "./precompressed.server";
-import { answerClientError, closeAfterRefusal } from "./refusal-close.server";
+import { answerClientError, answerOnSocket, closeAfterRefusal } from "./refusal-close.server";
 import { remixServeMorgan, routeAccessLog } from "./remix-serve-log.server";
 import { boundConsole, createRequestLog } from "./request-log.server";
 import { addMissingHeaders, securityHeaders } from "./response-headers.server";
@@ -107,6 +108,8 @@ const createServer = ((...args: unknown[]) => {
       keepAliveTimeout: keepAliveTimeoutMs,
       // How often Node checks the two limits above (its default, 30 s, would make them meaningless).
       connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+      // Node's own 400 for an HTTP/1.1 request without Host has none of the headers: the front door refuses it.
+      requireHostHeader: false,
       ...options,
     },
     listener && withFrontDoor(listener),
@@ -117,6 +120,11 @@ const createServer = ((...args: unknown[]) => {
     addMissingHeaders(response, headers);
     response.writeHead(417, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": "18", Connection: "close" });
     response.end("Expectation Failed");
+  });
+  // CONNECT (a tunnel, which the site is not): Node would close the connection without a word.
+  server.on("connect", (request: http.IncomingMessage, socket: import("node:net").Socket) => {
+    answerOnSocket(socket, 405, { Allow: "GET, HEAD, POST" }, headers);
+    requestLog.failed({ method: "CONNECT", target: request.url ?? "-", status: 405, ms: 0, cause: undefined });
   });
   const close = server.close.bind(server);
   server.close = ((callback?: (error?: Error) => void) => {
@@ -167,6 +175,13 @@ function withFrontDoor(listener: http.RequestListener): http.RequestListener {
       const express = listener as (request: http.IncomingMessage, response: http.ServerResponse, done: (error?: unknown) => void) => void;
       return answering.run(request, () => express(request, response, (error) => answerUnhandled(request, response, error)));
     }
+    if (verdict.kind === "unreadable") {
+      // A head no URL can be made of: the client's mistake, refused like one (a warning, no stack).
+      response.shouldKeepAlive = false;
+      response.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Content-Length": "11" });
+      response.end(request.method === "HEAD" ? undefined : "Bad Request");
+      return;
+    }
     if (verdict.kind === "redirect") {
       // Every spelling of a path leads to the one document; caches may keep the redirect.
       response.writeHead(308, { Location: verdict.location, "Cache-Control": "public, max-age=86400", "Content-Length": "0" });
@@ -188,6 +203,9 @@ function answerUnhandled(request: http.IncomingMessage, response: http.ServerRes
   const code = Number(given?.status ?? given?.statusCode);
   const status = error === undefined ? 404 : code >= 400 && code < 600 ? code : 500;
   const body = `${status} ${http.STATUS_CODES[status] ?? ""}`.trim();
+  // What a handler set for the file it meant to send (a static file's year or hour of caching, its ETag)
+  // is not the error's: an error is kept nowhere.
+  for (const name of response.getHeaderNames()) response.removeHeader(name);
   for (const [name, value] of Object.entries(given?.headers ?? {})) response.setHeader(name, value);
   response.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(Buffer.byteLength(body)) });
   response.end(request.method === "HEAD" ? undefined : body);

@@ -14,7 +14,7 @@
  * connection, a client that misbehaved keeps none. What Node's parser refuses itself (answerClientError)
  * ends the same way.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { headerLines } from "./response-headers.server";
 
@@ -66,9 +66,9 @@ function lingeringClose(socket: Socket): void {
   socket.end();
 }
 
-const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large"],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout"],
+const CLIENT_ERROR_STATUS: Record<string, number> = {
+  HPE_HEADER_OVERFLOW: 431,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
 const answered = new WeakSet<Socket>();
 
@@ -105,11 +105,26 @@ export function answerClientError(
     if (request && !request.complete && request.listenerCount("error") > 0) request.emit("error", error);
     return;
   }
-  const [status, reason] = CLIENT_ERROR_STATUS[error.code ?? ""] ?? [400, "Bad Request"];
+  answerOnSocket(socket, CLIENT_ERROR_STATUS[error.code ?? ""] ?? 400, {}, headers);
+}
+
+/**
+ * An answer written straight to a socket Node's HTTP server has let go of (a request its parser could
+ * not read, a CONNECT): a short page with the status, the headers every response carries, `no-store`,
+ * `Connection: close`, then the lingering close.
+ */
+export function answerOnSocket(
+  socket: Socket,
+  status: number,
+  own: Readonly<Record<string, string>>,
+  /** The headers every response carries (response-headers.server.ts). */
+  headers: Readonly<Record<string, string>>,
+): void {
+  const reason = STATUS_CODES[status] ?? "Error";
   const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>${status} ${reason}</title><h1>${status} ${reason}</h1><p>The request could not be read. Please go back and try again.</p></html>`;
   socket.write(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/html; charset=utf-8\r\n` +
-      `Cache-Control: no-store\r\n${headerLines(headers)}Content-Length: ${Buffer.byteLength(page)}\r\n\r\n${page}`,
+      `Cache-Control: no-store\r\n${headerLines({ ...headers, ...own })}Content-Length: ${Buffer.byteLength(page)}\r\n\r\n${page}`,
   );
   lingeringClose(socket);
 }

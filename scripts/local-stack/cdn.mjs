@@ -26,19 +26,25 @@ export const FORWARDING_HEADERS = Object.freeze({
 });
 
 /**
- * The answers nginx makes itself, rather than pass on from the site: a request it cannot read (400, and
- * 494 for headers too large), a body or a path too long (413, 414), a range it cannot serve from its
- * cache (416), a client too slow (408), a transfer coding it does not know (501), and the site down or
- * too slow (500, 502, 503, 504). Each is sent to an internal location that answers the same status with
- * the site's own headers (security-headers.mjs), so they carry what every answer of the site carries
- * (docs/decisions/032). The site's own errors pass through untouched (proxy_intercept_errors is off).
+ * Every status nginx can make itself, rather than pass on from the site: a request it cannot read (400,
+ * and 494 for headers too large), a method it does not pass (405: TRACE), a body or a path too long
+ * (413, 414), a range or a precondition it judges from its cache (416, 412), a client too slow (408), a
+ * transfer coding or an HTTP version it does not know (501, 505), the site down or too slow (500, 502,
+ * 503, 504), and the rest of its own table, which this configuration may not reach today. Each is sent to
+ * an internal location that answers the same status with the site's own headers (security-headers.mjs),
+ * so they carry what every answer of the site carries (docs/decisions/032, 037). The site's own errors
+ * pass through untouched (proxy_intercept_errors is off).
  */
-export const NGINX_OWN_ERRORS = Object.freeze([400, 408, 413, 414, 416, 494, 500, 501, 502, 503, 504]);
+export const NGINX_OWN_ERRORS = Object.freeze([
+  400, 401, 402, 403, 404, 405, 406, 408, 409, 410, 411, 412, 413, 414, 415, 416, 421, 429, 494, 500, 501, 502, 503, 504, 505, 507,
+]);
+
+/** The headers of every answer of the site, and an error's Cache-Control: those nginx may also write. */
+const theHeaders = ({ production }) => ({ ...securityHeaders({ production }), "Cache-Control": ERROR_CACHE_CONTROL });
 
 /** nginx lines that give each of NGINX_OWN_ERRORS the headers of every answer of the site. */
 export function ownErrorPages({ production }) {
-  const headers = { ...securityHeaders({ production }), "Cache-Control": ERROR_CACHE_CONTROL };
-  const addHeaders = Object.entries(headers)
+  const addHeaders = Object.entries(theHeaders({ production }))
     .map(([name, value]) => `add_header ${name} "${value.replaceAll('"', '\\"')}" always;`)
     .join(" ");
   return NGINX_OWN_ERRORS.map(
@@ -47,6 +53,19 @@ export function ownErrorPages({ production }) {
       `    error_page ${status} /.nginx-error/${status};\n` +
       `    location = /.nginx-error/${status} { internal; ${addHeaders} return ${status === 494 ? 400 : status}; }`,
   ).join("\n");
+}
+
+/**
+ * nginx lines that pass the site's own copies of those headers by `add_header`, not as they came. An
+ * answer nginx turns into its own from a cached one (a precondition that fails: 412) would keep the
+ * cached answer's headers, and its error page would add the list a second time; headers written by
+ * `add_header` belong to the location that answers, so each answer carries each header once: the
+ * site's (a document keeps its own policy) or nginx's.
+ */
+export function siteHeadersOnce({ production }) {
+  return Object.keys(theHeaders({ production }))
+    .map((name) => `proxy_hide_header ${name}; add_header ${name} $upstream_http_${name.toLowerCase().replaceAll("-", "_")} always;`)
+    .join("\n      ");
 }
 
 /**
@@ -67,7 +86,9 @@ export async function startNginx({ upstream, staticRoot, port, production = true
     : `proxy_pass ${upstream};
       proxy_http_version 1.1;
       proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
+      # The site knows its own host (SITE_URL): it is sent one that is always valid, even for an HTTP/1.0
+      # request without one, and what a visitor writes in Host neither reaches it nor splits the cache.
+      proxy_set_header Host $proxy_host;
       # The forwarding headers are the CDN's own, as a CDN at the edge sets them: the visitor's address
       # overwritten (never appended to what the visitor sent), the rest set here or removed, so
       # nothing a visitor writes in them reaches the site (FORWARDING_HEADERS).
@@ -75,12 +96,20 @@ ${Object.entries(FORWARDING_HEADERS)
   .map(([name, value]) => `      proxy_set_header ${name} ${value};`)
   .join("\n")}
       proxy_cache site;
-      proxy_cache_key $scheme$http_host$request_uri;
+      proxy_cache_key $scheme$proxy_host$request_uri;
+      # A range goes to the site, which answers it (206, or its own 416) with its headers once. Served
+      # from the cache, nginx's range filter runs after add_header: a range past the end would become
+      # nginx's 416 carrying the cached answer's headers and its error page's too.
+      proxy_cache_bypass $http_range;
+      proxy_no_cache $http_range;
+      proxy_set_header Range $http_range;
+      proxy_set_header If-Range $http_if_range;
       proxy_cache_lock on;
       proxy_cache_revalidate on;
       proxy_cache_use_stale updating error timeout http_500 http_502 http_503;
       proxy_cache_background_update on;
-      add_header X-Cache $upstream_cache_status always;`;
+      add_header X-Cache $upstream_cache_status always;
+      ${siteHeadersOnce({ production })}`;
   const conf = `
 ${process.getuid?.() === 0 ? "user root;" : ""}
 worker_processes 1;

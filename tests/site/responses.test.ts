@@ -1,6 +1,6 @@
 // What every response of the site says, and what none says (docs/decisions/024, 032): each kind of answer
-// (documents, static files, text routes, JSON, redirects, refusals, Node's own 400, 417 and 431, and the
-// local CDN's own error pages) carries the security headers, and a file opened in Chromium's own viewer
+// (documents, static files, text routes, JSON, redirects, refusals, Node's own 400, 417 and 431, a head
+// no URL can be made of, and the local CDN's own answers, each header once) carries the security headers, and a file opened in Chromium's own viewer
 // breaks no rule of its policy; no public answer carries the framework's error text or settings or the site's own details;
 // Remix's route manifest answers only its own pages' queries; original photos are never served; and
 // what counts as the site's own origin is the site's to say. Against the production build, over real HTTP.
@@ -36,7 +36,14 @@ afterAll(async () => {
   rmSync(createdSourceFolder ? SOURCE_FOLDER : path.join(SOURCE_FOLDER, SOURCE_PHOTO), { recursive: true, force: true });
 });
 
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
+/** `repeated`: the names of the headers the answer carries more than once. */
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string; repeated: string[] };
+
+/** The names that occur more than once in `names` (lowercased). */
+const repeatedNames = (names: string[]) => {
+  const lower = names.map((name) => name.toLowerCase());
+  return [...new Set(lower.filter((name, i) => lower.indexOf(name) !== i))];
+};
 
 /** A request exactly as written (no client-side normalisation of the path), to `port` (the site's by default). */
 function send(method: string, target: string, headers: Record<string, string> = {}, body?: string, port = stack.ports.site) {
@@ -47,7 +54,14 @@ function send(method: string, target: string, headers: Record<string, string> = 
         let text = "";
         response.setEncoding("utf8");
         response.on("data", (chunk) => (text += chunk));
-        response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: text,
+            repeated: repeatedNames(response.rawHeaders.filter((_, i) => i % 2 === 0)),
+          }),
+        );
       },
     );
     request.on("error", reject);
@@ -55,19 +69,22 @@ function send(method: string, target: string, headers: Record<string, string> = 
   });
 }
 
-/** `bytes` written as they are over a raw socket (to the site's port by default): the head of the answer. */
-function raw(bytes: string, port = stack.ports.site) {
-  return new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1", () => socket.end(bytes));
+/**
+ * `bytes` written as they are over a raw socket (to the site's port by default): the head of the answer.
+ * The socket's end is sent with them, which a server may take for a client that left before its answer:
+ * with `waitForAnswer`, it is not, and the request must end the connection itself (`Connection: close`, HTTP/1.0).
+ */
+function raw(bytes: string, port = stack.ports.site, { waitForAnswer = false } = {}) {
+  return new Promise<{ status: number; headers: Record<string, string>; repeated: string[] }>((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => (waitForAnswer ? socket.write(bytes) : socket.end(bytes)));
     let text = "";
     socket.on("data", (chunk) => (text += chunk));
     socket.on("error", reject);
     socket.on("close", () => {
       const [statusLine = "", ...lines] = text.split("\r\n\r\n")[0]!.split("\r\n");
-      const headers = Object.fromEntries(
-        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
-      );
-      resolve({ status: Number(statusLine.split(" ")[1]), headers });
+      const names = lines.map((line) => line.slice(0, line.indexOf(":")).toLowerCase());
+      const headers = Object.fromEntries(lines.map((line, i) => [names[i], line.slice(line.indexOf(":") + 1).trim()]));
+      resolve({ status: Number(statusLine.split(" ")[1]), headers, repeated: repeatedNames(names) });
     });
   });
 }
@@ -89,7 +106,7 @@ const OWNER = { authorization: `Bearer ${LOCAL_SECRETS.healthz}` };
 const form = { "content-type": "application/x-www-form-urlencoded" };
 
 describe("every response carries the headers", () => {
-  it("each kind of answer: documents, static files, text routes, JSON, redirects, refusals, Node's own 400, 417 and 431", async () => {
+  it("each kind of answer: documents, static files, text routes, JSON, redirects, refusals, Node's own 400, 417 and 431, a missing Host, a CONNECT", async () => {
     const html = await home();
     // The island's entry, named in the page's inline layer.
     const asset = html.match(/"(\/build\/[^"]+\.js)"/)![1]!;
@@ -115,18 +132,77 @@ describe("every response carries the headers", () => {
       "a request Node cannot read (400)": () => raw("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"),
       "an Expect Node does not know (417)": () => raw("GET / HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n"),
       "headers too large for Node (431)": () => raw(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(40_000)}\r\n\r\n`),
+      "an HTTP/1.1 request without Host (400)": () => raw("GET / HTTP/1.1\r\nConnection: close\r\n\r\n"),
+      "a Host no URL can be made of (400)": () => raw("GET / HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n"),
+      "a CONNECT: the site is no tunnel (405)": () => raw("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"),
+      "a range past the end of a file (416)": () => send("GET", "/favicon.ico", { range: "bytes=99999999-" }),
     };
-    for (const [kind, request] of Object.entries(kinds)) expectTheHeaders(kind, await request());
+    for (const [kind, request] of Object.entries(kinds)) {
+      const answer = await request();
+      const status = /\((\d+)\)$/.exec(kind)?.[1];
+      if (status) expect(answer.status, kind).toBe(Number(status));
+      expectTheHeaders(kind, answer);
+    }
   });
 
+  it("a head the site cannot read (Host, target) is a 400 with the headers, never a fault; any Host, any target", async () => {
+    const unreadable = ["[::1", "[", "x y", "%", ":", "[zz]", "x:99999", "1.2.3.999", "a/b", "", "[::1]:65536"];
+    for (const host of unreadable) {
+      const answer = await raw(`GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(answer.status, host).toBe(400);
+      expectTheHeaders(`Host: ${host}`, answer);
+    }
+    // The framework takes a port from X-Forwarded-Host, which the site never trusts: it is removed.
+    expect((await send("GET", "/robots.txt", { "x-forwarded-host": "x:99999" })).status).toBe(200);
+    // A target in absolute form is read as its path, its host in place of Host; any other form is refused.
+    for (const [target, status] of [
+      ["http://[::1]/robots.txt", 200],
+      ["HTTP://x:8080/robots.txt?a=1", 200],
+      ["http://x:99999/robots.txt", 400],
+      ["http:///robots.txt", 400],
+      ["*", 400],
+    ] as const) {
+      const answer = await raw(`GET ${target} HTTP/1.1\r\nHost: [::1]\r\nConnection: close\r\n\r\n`, undefined, { waitForAnswer: true });
+      expect(answer.status, target).toBe(status);
+      expectTheHeaders(target, answer);
+    }
+    const header = fc.string({ unit: "binary", maxLength: 24 }).map((text) => text.replace(/[\r\n]/g, ""));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          header,
+          fc.constantFrom(...unreadable),
+          fc.domain(),
+          fc.ipV6().map((ip) => `[${ip}]`),
+          fc.ipV4(),
+        ),
+        fc.oneof(
+          fc.constant(""),
+          fc.integer({ min: 0, max: 999_999 }).map((port) => `:${port}`),
+        ),
+        fc.constantFrom("GET /", "HEAD /robots.txt", "POST /?index", "GET //x:99999/", "GET http://[::1]/", "GET *"),
+        async (host, port, line) => {
+          const answer = await raw(
+            `${line} HTTP/1.1\r\nHost: ${host}${port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+            undefined,
+            { waitForAnswer: true },
+          );
+          expect(answer.status, `${line} Host: ${host}${port}`).toBeLessThan(500);
+          expectTheHeaders(`${line} Host: ${host}${port}`, answer);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 60_000);
+
   it.skipIf(!hasNginx())(
-    "the local CDN's own answers (nginx's 400, 413, 414, 501, 502) carry them too; the site's pass as they are",
+    "the local CDN's own answers (nginx's 400, 405, 413, 414, 501, 502, 505) carry them too, each once; the site's pass as they are",
     async () => {
       const cdn = await startNginx({ upstream: stack.siteUrl });
       // Nothing listens on port 1: nginx answers 502 itself.
       const cut = await startNginx({ upstream: "http://127.0.0.1:1" });
       try {
-        const kinds: Record<string, () => Promise<{ status: number; headers: Record<string, unknown> }>> = {
+        const kinds: Record<string, () => Promise<{ status: number; headers: Record<string, unknown>; repeated: string[] }>> = {
           "a request nginx cannot read (400)": () => raw("GARBAGE\r\n\r\n", cdn.port),
           "headers too large for nginx (400)": () => send("GET", "/", { "x-big": "a".repeat(40_000) }, undefined, cdn.port),
           "a body too large (413)": () => raw(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`, cdn.port),
@@ -134,17 +210,31 @@ describe("every response carries the headers", () => {
           "a transfer coding nginx does not know (501)": () =>
             raw("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: foo\r\n\r\n", cdn.port),
           "the site unreachable (502)": () => send("GET", "/", {}, undefined, cut.port),
+          "a method nginx does not pass (405)": () => raw("TRACE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", cdn.port),
+          "HTTP/2.0 in a request line (505)": () => raw("GET / HTTP/2.0\r\nHost: x\r\n\r\n", cdn.port),
+          "an HTTP version nginx does not know (505)": () => raw("GET / HTTP/9.9\r\nHost: x\r\n\r\n", cdn.port),
+          "an HTTP/1.0 request without Host (200)": () => raw("GET /robots.txt HTTP/1.0\r\n\r\n", cdn.port, { waitForAnswer: true }),
+          "a Host the site could not read (200: the CDN sends its own)": () =>
+            raw("GET /robots.txt HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n", cdn.port, { waitForAnswer: true }),
+          "a cached file, fetched first (200)": () => send("GET", "/favicon.ico", {}, undefined, cdn.port),
+          "a range past the end of a cached file (416)": () =>
+            send("GET", "/favicon.ico", { range: "bytes=99999999-" }, undefined, cdn.port),
+          "a precondition a cached file fails (412)": () =>
+            send("GET", "/favicon.ico", { "if-unmodified-since": "Thu, 01 Jan 1970 00:00:00 GMT" }, undefined, cdn.port),
+          "a path nginx keeps for itself (404)": () => send("GET", "/.nginx-error/400", {}, undefined, cdn.port),
         };
         for (const [kind, request] of Object.entries(kinds)) {
           const answer = await request();
-          expect(answer.status, kind).toBe(Number(/\((\d+)\)/.exec(kind)![1]));
+          expect(answer.status, kind).toBe(Number(/\((\d+)\b/.exec(kind)![1]));
           expectTheHeaders(`through the CDN, ${kind}`, answer);
+          expect(answer.repeated, `through the CDN, ${kind}: a header twice`).toEqual([]);
         }
         // The site's own answers keep their own headers, once each: a document its policy, an error its page.
         for (const target of ["/", "/no/such/page"]) {
           const answer = await send("GET", target, {}, undefined, cdn.port);
           expect(answer.headers["content-security-policy"], target).toBe((await send("GET", target)).headers["content-security-policy"]);
           expectTheHeaders(`through the CDN, ${target}`, answer);
+          expect(answer.repeated, `through the CDN, ${target}: a header twice`).toEqual([]);
         }
       } finally {
         await cdn.stop();
