@@ -181,6 +181,20 @@ describe("ContactForm: a Send and the visitor leaving the page (decision 029)", 
     expect(sendEnquiry).toHaveBeenCalledTimes(1);
   });
 
+  it("stored, the page cached and shown again, the browser giving the focused field its focus back: the success toast shows again", async () => {
+    vi.mocked(sendEnquiry).mockResolvedValue({ outcome: { status: "ok" } });
+    fillAndSend("Focus given back");
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    dispatchEvent(pageTransition("pagehide", true));
+    act(() => toast.remove());
+    // Firefox focuses the field that had focus as it restores the page, around its pageshow.
+    fireEvent.focus(screen.getByLabelText("Name"));
+    await act(async () => void dispatchEvent(pageTransition("pageshow", true)));
+    fireEvent.focus(screen.getByLabelText("Email"));
+    expect(await screen.findByText(toasts.success.text)).toBeInTheDocument();
+    expect(JSON.parse(sessionStorage.getItem(ATTEMPT_STORAGE_KEY)!).state, "the success, still unseen").toBe("sent");
+  });
+
   it("a success seen to its end, or the visitor back in a field: nothing is said again on Back", async () => {
     vi.mocked(sendEnquiry).mockResolvedValue({ outcome: { status: "ok" } });
     fillAndSend("Seen");

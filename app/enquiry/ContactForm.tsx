@@ -37,6 +37,9 @@ const EMPTY: ContactMessage = emptyMessage();
 /** The fields shown side by side (where the width allows); every other field has a line of its own. */
 const SIDE_BY_SIDE: readonly ContactField[] = ["name", "email"];
 
+/** How long after the page is shown again a focus is still the browser's restoring it, not the visitor's. */
+const RESTORE_MS = 1_000;
+
 /** Each control's id: one booking form per page, so the same on the server and in the island. */
 const fieldId = (field: ContactField) => `contact-${field}`;
 const errorId = (field: ContactField) => `contact-${field}-error`;
@@ -112,12 +115,27 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
 
   // Shown again from the back/forward cache with a success not yet seen to its end: its toast may be
   // gone meanwhile (the browser ran its timer, or dropped it): it shows again (the same toast, by id).
+  // From the moment the page is left until a moment after it is shown again, a focus is the browser's
+  // (Firefox gives the field that had focus its focus back as it restores the page), not the visitor
+  // coming back to a field: it sees no toast.
+  const away = useRef(false);
   useEffect(() => {
+    let back: ReturnType<typeof setTimeout> | undefined;
+    const hidden = () => {
+      clearTimeout(back);
+      away.current = true;
+    };
     const shown = (event: PageTransitionEvent) => {
+      back = setTimeout(() => (away.current = false), RESTORE_MS);
       if (event.persisted && formRef.current && unfinishedAttempt(messageOf(new FormData(formRef.current))) === "sent") showSuccess();
     };
+    addEventListener("pagehide", hidden);
     addEventListener("pageshow", shown);
-    return () => removeEventListener("pageshow", shown);
+    return () => {
+      clearTimeout(back);
+      removeEventListener("pagehide", hidden);
+      removeEventListener("pageshow", shown);
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- showSuccess reads nothing from a render
   }, []);
 
@@ -308,7 +326,7 @@ export function ContactForm({ studioEmail, publicEnv, outcome }: Props) {
       onSubmit={onSubmit}
       onFocus={(event) => {
         // Back in a field after sending: the success toast has been seen, and goes.
-        if ((event.target as Element) !== submitRef.current) {
+        if ((event.target as Element) !== submitRef.current && !away.current) {
           dismissSuccessToast();
           successSeen();
         }

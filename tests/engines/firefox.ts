@@ -67,8 +67,9 @@ export async function launchFirefox({ scripts, backForwardCache = false }: Launc
         const before = await evaluate(() => location.href).catch(() => "");
         if (backForwardCache) {
           // Puppeteer never sees the load of a page gone to from one Back showed from the cache (Firefox
-          // 153): the page itself says when the new document has loaded.
-          void page.goto(url, { waitUntil: "load" }).catch(() => undefined);
+          // 153), and a navigation of the driver's own kept no page in the cache: the page goes itself, as
+          // a link does, and says when the new document has loaded.
+          await evaluate((to) => void setTimeout(() => (location.href = to), 0), url).catch(() => undefined);
           const to = new URL(url).href;
           await until(
             `${url} loaded`,
