@@ -19,45 +19,26 @@
  *   sends both) is no error (docs/decisions/032).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readdirSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { SiteConfig } from "~/config.server";
 import { MAX_FORM_BYTES } from "~/enquiry/action.server";
 import { frontDoor } from "./front-door.server";
 import { answerPrecompressed, precompressedFiles } from "./precompressed.server";
+import { publicTree } from "./public-tree.server";
 import { answerClientError, answerOnSocket, closeAfterRefusal } from "./refusal-close.server";
 import { remixServeMorgan, routeAccessLog } from "./remix-serve-log.server";
 import { boundConsole, createRequestLog } from "./request-log.server";
 import { addMissingHeaders, securityHeaders } from "./response-headers.server";
 import { asksForRouteManifest } from "./route-manifest.server";
 
-/** How many folders of public/ are listed at most (it holds a handful). */
-const MAX_PUBLIC_FOLDERS = 1_000;
-
 /**
  * The folders of public/ as canonical paths ("/", "/build", "/photos", …), listed once at start: the
  * static files' handler redirects a folder's path to add a slash, which the front door must know.
  */
 export function publicFolders(root = path.resolve("public")): Set<string> {
-  const folders = new Set<string>(["/"]);
-  const visit = (dir: string, at: string) => {
-    let entries: import("node:fs").Dirent[] = [];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory() || folders.size >= MAX_PUBLIC_FOLDERS) continue;
-      // Lowercase: Express matches a mount path (/build) in any case.
-      const folder = `${at}/${entry.name}`.toLowerCase();
-      folders.add(folder);
-      visit(path.join(dir, entry.name), folder);
-    }
-  };
-  visit(root, "");
-  return folders;
+  // Lowercase: Express matches a mount path (/build) in any case.
+  return new Set(["/", ...publicTree(root).flatMap((entry) => (entry.folder ? [entry.url.toLowerCase()] : []))]);
 }
 
 const originalCreateServer = http.createServer;

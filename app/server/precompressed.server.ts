@@ -5,38 +5,25 @@
  * browser without brotli included, goes to remix-serve's static files as before.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { publicTree } from "./public-tree.server";
 
 type Copy = { bytes: Buffer; etag: string; type: string };
 
-/** At most this many files are kept (a build holds a few dozen): what a request names never adds one. */
-const MAX_FILES = 2_000;
 const TYPES: Record<string, string> = { ".js": "application/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
 
 /** The brotli copies under `root`/build, by URL path, read once at start. */
 export function precompressedFiles(root = path.resolve("public")): ReadonlyMap<string, Copy> {
   const files = new Map<string, Copy>();
-  const visit = (dir: string, at: string) => {
-    let entries: import("node:fs").Dirent[] = [];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (files.size >= MAX_FILES) return;
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(file, `${at}/${entry.name}`);
-      else if (entry.name.endsWith(".br") && TYPES[path.extname(entry.name.slice(0, -3))]) {
-        const bytes = readFileSync(file);
-        const etag = `"br-${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
-        files.set(`${at}/${entry.name.slice(0, -3)}`, { bytes, etag, type: TYPES[path.extname(entry.name.slice(0, -3))]! });
-      }
-    }
-  };
-  visit(path.join(root, "build"), "/build");
+  for (const { file, url, folder } of publicTree(path.join(root, "build"), "/build")) {
+    const type = TYPES[path.extname(url.replace(/\.br$/, ""))];
+    if (folder || !url.endsWith(".br") || !type) continue;
+    const bytes = readFileSync(file);
+    const etag = `"br-${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
+    files.set(url.slice(0, -3), { bytes, etag, type });
+  }
   return files;
 }
 
